@@ -1,0 +1,2 @@
+-- Hermes v2
+ALTER TABLE messages ADD COLUMN finish_reason TEXT;

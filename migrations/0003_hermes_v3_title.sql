@@ -1,0 +1,2 @@
+-- Hermes v3
+ALTER TABLE sessions ADD COLUMN title TEXT;

@@ -1,0 +1,2 @@
+-- Hermes v9
+ALTER TABLE messages ADD COLUMN codex_message_items TEXT;

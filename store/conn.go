@@ -1,0 +1,238 @@
+package store
+
+import (
+	"fmt"
+	"math/bits"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/embed" // the SQLite 3.51 Wasm build, with FTS5
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+)
+
+var (
+	initOnce sync.Once
+	initErr  error
+	// CompileCacheDir is where wazero keeps SQLite's compiled machine code;
+	// empty disables the cache. Set it before the first Open.
+	CompileCacheDir = defaultCompileCacheDir()
+)
+
+func defaultCompileCacheDir() string {
+	if d := os.Getenv("RECALL_WAZERO_CACHE"); d != "" {
+		return d
+	}
+	dir, err := os.UserCacheDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(dir, "recall", "wazero")
+}
+
+// initSQLite configures wazero once per process: the same memory limit and
+// features as the driver's default, plus a compilation cache on disk so a
+// second start loads SQLite's machine code instead of compiling it again
+// (about 1 s of CPU on this machine; see the README for cold/warm numbers).
+func initSQLite() error {
+	initOnce.Do(func() {
+		cfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2)
+		if bits.UintSize < 64 {
+			cfg = cfg.WithMemoryLimitPages(512)
+		} else {
+			cfg = cfg.WithMemoryLimitPages(4096)
+		}
+		if CompileCacheDir != "" {
+			if err := os.MkdirAll(CompileCacheDir, 0o755); err == nil {
+				if cache, err := wazero.NewCompilationCacheWithDir(CompileCacheDir); err == nil {
+					cfg = cfg.WithCompilationCache(cache)
+				}
+			}
+		}
+		sqlite3.RuntimeConfig = cfg
+		initErr = sqlite3.Initialize()
+	})
+	return initErr
+}
+
+// conn is one SQLite connection with a cache of prepared statements.
+type conn struct {
+	db    *sqlite3.Conn
+	stmts map[string]*sqlite3.Stmt
+}
+
+// openConn opens path; read-only connections never create or alter the file.
+func openConn(path string, readOnly bool) (*conn, error) {
+	var (
+		db  *sqlite3.Conn
+		err error
+	)
+	if readOnly {
+		db, err = sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	} else {
+		db, err = sqlite3.OpenFlags(path, sqlite3.OPEN_READWRITE|sqlite3.OPEN_CREATE|sqlite3.OPEN_URI)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	// Writers wait 1 s inside SQLite, then the write helper retries with
+	// jitter (Hermes PR #3385: a long busy timeout froze the TUI for 15-20 s).
+	// Readers only wait when a checkpoint or recovery holds the WAL index.
+	busy := 5 * time.Second
+	if !readOnly {
+		busy = time.Second
+	}
+	if err := db.BusyTimeout(busy); err != nil {
+		c.close()
+		return nil, err
+	}
+	pragmas := []string{"PRAGMA foreign_keys=ON"}
+	if !readOnly {
+		// NORMAL is durable across application crashes in WAL mode (only a power
+		// loss may drop the last transactions) and avoids an fsync per commit.
+		pragmas = append(pragmas, "PRAGMA synchronous=NORMAL", "PRAGMA journal_size_limit=67108864")
+	}
+	for _, p := range pragmas {
+		if err := db.Exec(p); err != nil {
+			c.close()
+			return nil, fmt.Errorf("open %s: %s: %w", path, p, err)
+		}
+	}
+	return c, nil
+}
+
+func (c *conn) close() error {
+	for _, st := range c.stmts {
+		st.Close()
+	}
+	c.stmts = nil
+	return c.db.Close()
+}
+
+func (c *conn) exec(sql string) error { return c.db.Exec(sql) }
+
+// prepare returns a cached statement, reset and with bindings cleared.
+func (c *conn) prepare(sql string) (*sqlite3.Stmt, error) {
+	if st, ok := c.stmts[sql]; ok {
+		st.Reset()
+		st.ClearBindings()
+		return st, nil
+	}
+	st, _, err := c.db.Prepare(sql)
+	if err != nil {
+		return nil, err
+	}
+	c.stmts[sql] = st
+	return st, nil
+}
+
+// bind binds positional arguments by Go type.
+func bind(st *sqlite3.Stmt, args ...any) error {
+	for i, a := range args {
+		p := i + 1
+		var err error
+		switch v := a.(type) {
+		case nil:
+			err = st.BindNull(p)
+		case string:
+			err = st.BindText(p, v)
+		case int:
+			err = st.BindInt64(p, int64(v))
+		case int64:
+			err = st.BindInt64(p, v)
+		case float64:
+			err = st.BindFloat(p, v)
+		case bool:
+			err = st.BindBool(p, v)
+		case []byte:
+			err = st.BindBlob(p, v)
+		case time.Time:
+			if v.IsZero() {
+				err = st.BindNull(p)
+			} else {
+				err = st.BindFloat(p, toEpoch(v))
+			}
+		case nullString:
+			if v == "" {
+				err = st.BindNull(p)
+			} else {
+				err = st.BindText(p, string(v))
+			}
+		default:
+			return fmt.Errorf("bind parameter %d: unsupported type %T", p, a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// nullString binds "" as NULL.
+type nullString string
+
+// run executes a statement that returns no rows.
+func (c *conn) run(sql string, args ...any) error {
+	st, err := c.prepare(sql)
+	if err != nil {
+		return err
+	}
+	if err := bind(st, args...); err != nil {
+		return err
+	}
+	return st.Exec()
+}
+
+// query runs sql and calls row for each result row.
+func (c *conn) query(sql string, args []any, row func(st *sqlite3.Stmt) error) error {
+	st, err := c.prepare(sql)
+	if err != nil {
+		return err
+	}
+	if err := bind(st, args...); err != nil {
+		return err
+	}
+	for st.Step() {
+		if err := row(st); err != nil {
+			st.Reset()
+			return err
+		}
+	}
+	err = st.Err()
+	st.Reset()
+	return err
+}
+
+// scalarInt returns the first column of the first row; ok is false when there was no row.
+func (c *conn) scalarInt(sql string, args ...any) (v int64, ok bool, err error) {
+	err = c.query(sql, args, func(st *sqlite3.Stmt) error {
+		v, ok = st.ColumnInt64(0), true
+		return nil
+	})
+	return v, ok, err
+}
+
+func (c *conn) scalarText(sql string, args ...any) (v string, ok bool, err error) {
+	err = c.query(sql, args, func(st *sqlite3.Stmt) error {
+		v, ok = st.ColumnText(0), true
+		return nil
+	})
+	return v, ok, err
+}
+
+func toEpoch(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+
+func fromEpoch(f float64) time.Time {
+	if f == 0 {
+		return time.Time{}
+	}
+	sec := int64(f)
+	return time.Unix(sec, int64((f-float64(sec))*1e9))
+}
+
+// stmtRow is the statement positioned on a result row.
+type stmtRow = *sqlite3.Stmt

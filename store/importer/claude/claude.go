@@ -1,0 +1,190 @@
+// Package claude imports Claude Code transcripts:
+// ~/.claude/projects/<project>/<session>.jsonl, and sub-agent runs in
+// <session>/subagents/agent-<id>.jsonl (or flat agent-<id>.jsonl) as child
+// sessions of the session that started them.
+//
+// One assistant reply is often split over several lines sharing a
+// message.id; they are merged into one message. tool_use blocks become the
+// assistant message's tool calls (OpenAI shape), tool_result blocks become
+// role "tool" messages named after their call, thinking becomes reasoning.
+// Titles: custom-title, else ai-title, else a summary record attached
+// through leafUuid (possibly from another file).
+package claude
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/textutil"
+)
+
+// SourceName is the session source of imported Claude Code sessions.
+const SourceName = "claude-code"
+
+func init() { importer.Register(&Source{}, "claude", "claude-code") }
+
+// Source imports Claude Code transcripts. Its zero value is ready; it
+// remembers summaries across the files of one run.
+type Source struct {
+	mu        sync.Mutex
+	uuids     map[string]string // message uuid -> session, for summaries from other files
+	summaries []summary
+}
+
+// Name is "claude-code".
+func (s *Source) Name() string { return SourceName }
+
+// Root is ${CLAUDE_CONFIG_DIR:-~/.claude}.
+func Root() string {
+	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, ".claude")
+}
+
+// DefaultPaths is the projects folder under Root.
+func (s *Source) DefaultPaths() []string {
+	if r := Root(); r != "" {
+		return []string{filepath.Join(r, "projects")}
+	}
+	return nil
+}
+
+// skipDirs hold side files that are not transcripts.
+var skipDirs = map[string]bool{"tool-results": true, "workflows": true, "memory": true}
+
+// Discover finds transcripts under paths (the config root, the projects
+// folder, a project folder, or single files), sorted so that a session's
+// main file comes before its sub-agent files.
+func (s *Source) Discover(paths []string) ([]string, error) {
+	var out []string
+	for _, root := range paths {
+		fi, err := os.Stat(root)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("stat %s: %w", root, err)
+		}
+		if !fi.IsDir() {
+			out = append(out, root)
+			continue
+		}
+		if p := filepath.Join(root, "projects"); isDir(p) {
+			root = p
+		}
+		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return nil // unreadable folder: skip it, keep the rest
+			}
+			if d.IsDir() {
+				if skipDirs[d.Name()] && path != root {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			name := d.Name()
+			if !strings.HasSuffix(name, ".jsonl") || name == "journal.jsonl" || name == "history.jsonl" {
+				return nil
+			}
+			out = append(out, path)
+			return nil
+		})
+		if err != nil {
+			return nil, fmt.Errorf("walk %s: %w", root, err)
+		}
+	}
+	sort.Strings(out) // "<id>.jsonl" sorts before "<id>/subagents/..."
+	return out, nil
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
+}
+
+// Import brings one transcript up to date.
+func (s *Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
+	var last *parser
+	rep, err := importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
+		last = newParser(file)
+		return last
+	})
+	if err != nil || last == nil {
+		return rep, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.uuids == nil {
+		s.uuids = map[string]string{}
+	}
+	for u, sid := range last.uuids {
+		s.uuids[u] = sid
+	}
+	s.summaries = append(s.summaries, last.summaries...)
+	return rep, nil
+}
+
+// Finish titles, from summaries found in other files, the untitled sessions
+// holding their leaf message.
+func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, error) {
+	s.mu.Lock()
+	sums, uuids := s.summaries, s.uuids
+	s.summaries, s.uuids = nil, nil
+	s.mu.Unlock()
+	var rep importer.Report
+	titles := map[string]string{}
+	for _, sm := range sums {
+		if sid, ok := uuids[sm.Leaf]; ok {
+			titles[sid] = sm.Text
+		}
+	}
+	for sid, title := range titles {
+		sess, err := st.Session(ctx, sid)
+		if err != nil {
+			continue // the session was not imported (empty file)
+		}
+		if sess.Title != "" {
+			continue // custom-title and ai-title outrank summaries
+		}
+		sess.Title = textutil.Title(title)
+		if err := st.Write(ctx, func(tx *store.Tx) error { return tx.UpdateSession(sess) }); err != nil {
+			return rep, fmt.Errorf("title session %s: %w", sid, err)
+		}
+		rep.Sessions++
+	}
+	return rep, nil
+}
+
+// RetentionNotice warns that Claude Code deletes old transcripts
+// (cleanupPeriodDays in settings.json, default 30) when its folder exists.
+func (s *Source) RetentionNotice() string {
+	root := Root()
+	if root == "" || !isDir(root) {
+		return ""
+	}
+	days := 30
+	if raw, err := os.ReadFile(filepath.Join(root, "settings.json")); err == nil {
+		var cfg struct {
+			CleanupPeriodDays *int `json:"cleanupPeriodDays"`
+		}
+		if json.Unmarshal(raw, &cfg) == nil && cfg.CleanupPeriodDays != nil {
+			days = *cfg.CleanupPeriodDays
+		}
+	}
+	return fmt.Sprintf("Claude Code deletes transcripts older than %d days (cleanupPeriodDays); sessions imported into recall stay after that.", days)
+}

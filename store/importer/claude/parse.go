@@ -1,0 +1,419 @@
+package claude
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/textutil"
+)
+
+// record is the envelope of one transcript line (the fields recall reads).
+type record struct {
+	Type        string   `json:"type"`
+	UUID        string   `json:"uuid"`
+	SessionID   string   `json:"sessionId"`
+	Timestamp   string   `json:"timestamp"`
+	IsMeta      bool     `json:"isMeta"`
+	IsSidechain bool     `json:"isSidechain"`
+	AgentID     string   `json:"agentId"`
+	Cwd         string   `json:"cwd"`
+	GitBranch   string   `json:"gitBranch"`
+	Message     *message `json:"message"`
+	Summary     string   `json:"summary"`
+	LeafUUID    string   `json:"leafUuid"`
+	CustomTitle string   `json:"customTitle"`
+	AITitle     string   `json:"aiTitle"`
+}
+
+type message struct {
+	ID         string          `json:"id"`
+	Role       string          `json:"role"`
+	Model      string          `json:"model"`
+	Content    json.RawMessage `json:"content"`
+	StopReason string          `json:"stop_reason"`
+	Usage      *usage          `json:"usage"`
+}
+
+type usage struct {
+	Input      int64 `json:"input_tokens"`
+	CacheWrite int64 `json:"cache_creation_input_tokens"`
+	CacheRead  int64 `json:"cache_read_input_tokens"`
+	Output     int64 `json:"output_tokens"`
+}
+
+type block struct {
+	Type      string          `json:"type"`
+	Text      string          `json:"text"`
+	Thinking  string          `json:"thinking"`
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Input     json.RawMessage `json:"input"`
+	ToolUseID string          `json:"tool_use_id"`
+	Content   json.RawMessage `json:"content"`
+	IsError   bool            `json:"is_error"`
+}
+
+// sessState is what the parser keeps per session across imports.
+type sessState struct {
+	Session store.Session `json:"s"`
+	Custom  string        `json:"ct,omitempty"`
+	AI      string        `json:"at,omitempty"`
+	Summary string        `json:"su,omitempty"`
+}
+
+// state is saved with the cursor so a grown file continues where it stopped.
+type state struct {
+	Sessions []*sessState `json:"ss"`
+	// Tools maps tool_use ids still awaiting their result to the tool name.
+	Tools map[string]string `json:"tools,omitempty"`
+	// Recent are the last assistant message ids: a new line continuing one
+	// of them means the reply was split across imports (re-read the file).
+	Recent []string `json:"recent,omitempty"`
+}
+
+// group is one assistant API message, merged from the lines sharing its id.
+type group struct {
+	msg   int // index into parser.msgs
+	sess  *sessState
+	use   usage
+	calls []textutil.ToolCall
+	text  []string
+	think []string
+}
+
+// parser reads one Claude Code transcript file.
+type parser struct {
+	file      string // path, for the session ids it derives
+	st        state
+	byID      map[string]*sessState
+	msgs      []store.Message
+	groups    map[string]*group
+	order     []*group
+	uuids     map[string]string // message uuid -> session id (summary leafUuid targets)
+	summaries []summary         // summaries whose leaf is not in this file
+	restored  bool
+}
+
+// summary is a summary record waiting for the session holding its leaf.
+type summary struct{ Leaf, Text string }
+
+func newParser(file string) *parser {
+	return &parser{
+		file: file, st: state{Tools: map[string]string{}}, byID: map[string]*sessState{},
+		groups: map[string]*group{}, uuids: map[string]string{},
+	}
+}
+
+// Restore loads the state saved at the cursor.
+func (p *parser) Restore(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, &p.st); err != nil {
+		return err
+	}
+	if p.st.Tools == nil {
+		p.st.Tools = map[string]string{}
+	}
+	for _, s := range p.st.Sessions {
+		p.byID[s.Session.ID] = s
+	}
+	p.restored = true
+	return nil
+}
+
+// agentFromPath is the agent id of a sub-agent transcript (agent-<id>.jsonl), else "".
+func (p *parser) agentFromPath() string {
+	base := strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
+	if strings.HasPrefix(base, "agent-") {
+		return strings.TrimPrefix(base, "agent-")
+	}
+	return ""
+}
+
+// sessionFor returns the session a record belongs to: the file's main
+// session, or a child session for sub-agent (sidechain) records.
+func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
+	base := strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
+	agent := p.agentFromPath()
+	var id, parent string
+	switch {
+	case agent != "":
+		parent = r.SessionID
+		if filepath.Base(filepath.Dir(p.file)) == "subagents" {
+			parent = filepath.Base(filepath.Dir(filepath.Dir(p.file)))
+		}
+		id = ChildID(parent, agent)
+	case r.IsSidechain:
+		parent = base
+		a := r.AgentID
+		if a == "" {
+			a = "sidechain"
+		}
+		id = ChildID(parent, a)
+	default:
+		id = base
+	}
+	if s, ok := p.byID[id]; ok {
+		return s
+	}
+	s := &sessState{Session: store.Session{ID: id, Source: SourceName, ParentID: parent, StartedAt: ts}}
+	if parent != "" {
+		raw, _ := json.Marshal(map[string]string{"_delegate_from": parent})
+		s.Session.ModelConfig = string(raw)
+	}
+	p.byID[id] = s
+	p.st.Sessions = append(p.st.Sessions, s)
+	return s
+}
+
+// ChildID is the session id recall gives a sub-agent run of parent.
+func ChildID(parent, agent string) string { return parent + "-agent-" + agent }
+
+// Line parses one transcript record.
+func (p *parser) Line(text []byte, t *importer.Tally) error {
+	var r record
+	if err := json.Unmarshal(text, &r); err != nil {
+		t.Malformed("invalid JSON: %s", short(err.Error()))
+		return nil
+	}
+	switch r.Type {
+	case "user", "assistant":
+	case "summary":
+		if r.Summary != "" && r.LeafUUID != "" {
+			if sid, ok := p.uuids[r.LeafUUID]; ok {
+				p.byID[sid].Summary = r.Summary
+			} else if p.restored {
+				return importer.ErrRestart // the leaf may be in the part read before
+			} else {
+				p.summaries = append(p.summaries, summary{Leaf: r.LeafUUID, Text: r.Summary})
+			}
+		}
+		return nil
+	case "custom-title", "ai-title":
+		if len(p.st.Sessions) == 0 && r.SessionID == "" {
+			t.Skip()
+			return nil
+		}
+		s := p.sessionFor(&r, time.Time{})
+		if r.CustomTitle != "" {
+			s.Custom = r.CustomTitle
+		}
+		if r.AITitle != "" {
+			s.AI = r.AITitle
+		}
+		return nil
+	case "":
+		t.Malformed("record without a type")
+		return nil
+	default:
+		// Bookkeeping (file-history-snapshot, progress, system, attachment,
+		// queue-operation, last-prompt, ...) and record types recall does
+		// not know yet: counted, never fatal.
+		t.Skip()
+		return nil
+	}
+	if r.Message == nil {
+		t.Malformed("%s record without a message", r.Type)
+		return nil
+	}
+	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+	if err != nil {
+		t.Malformed("bad timestamp %q", r.Timestamp)
+		return nil
+	}
+	if r.IsMeta {
+		t.Skip()
+		return nil
+	}
+	s := p.sessionFor(&r, ts)
+	if s.Session.StartedAt.IsZero() || ts.Before(s.Session.StartedAt) {
+		s.Session.StartedAt = ts
+	}
+	if ts.After(s.Session.EndedAt) {
+		s.Session.EndedAt = ts
+	}
+	if s.Session.Cwd == "" {
+		s.Session.Cwd = r.Cwd
+	}
+	if s.Session.GitBranch == "" && r.GitBranch != "HEAD" {
+		s.Session.GitBranch = r.GitBranch
+	}
+	if r.UUID != "" {
+		p.uuids[r.UUID] = s.Session.ID
+	}
+	if r.Type == "assistant" {
+		return p.assistant(&r, s, ts, t)
+	}
+	return p.user(&r, s, ts, t)
+}
+
+func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) error {
+	raw := r.Message.Content
+	var blocks []block
+	if len(raw) > 0 && raw[0] == '[' {
+		if err := json.Unmarshal(raw, &blocks); err != nil {
+			t.Malformed("bad user content: %s", short(err.Error()))
+			return nil
+		}
+	} else {
+		var text string
+		if err := json.Unmarshal(raw, &text); err != nil {
+			t.Malformed("bad user content: %s", short(err.Error()))
+			return nil
+		}
+		blocks = []block{{Type: "text", Text: text}}
+	}
+	var texts []string
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if strings.TrimSpace(b.Text) != "" {
+				texts = append(texts, b.Text)
+			}
+		case "image":
+			texts = append(texts, "[image]")
+		case "tool_result":
+			name := p.st.Tools[b.ToolUseID]
+			delete(p.st.Tools, b.ToolUseID)
+			content := textutil.FlattenParts(b.Content)
+			p.msgs = append(p.msgs, store.Message{
+				SessionID: s.Session.ID, Role: "tool", Content: content, ToolCallID: b.ToolUseID,
+				ToolName: name, Timestamp: ts, SourceKey: key(r.UUID, "result", b.ToolUseID),
+			})
+		}
+	}
+	if len(texts) > 0 {
+		p.msgs = append(p.msgs, store.Message{
+			SessionID: s.Session.ID, Role: "user", Content: strings.Join(texts, "\n\n"),
+			Timestamp: ts, SourceKey: key(r.UUID, "user", ""),
+		})
+	}
+	return nil
+}
+
+func (p *parser) assistant(r *record, s *sessState, ts time.Time, t *importer.Tally) error {
+	m := r.Message
+	var blocks []block
+	if len(m.Content) > 0 && m.Content[0] == '[' {
+		if err := json.Unmarshal(m.Content, &blocks); err != nil {
+			t.Malformed("bad assistant content: %s", short(err.Error()))
+			return nil
+		}
+	} else if len(m.Content) > 0 {
+		var text string
+		if err := json.Unmarshal(m.Content, &text); err != nil {
+			t.Malformed("bad assistant content: %s", short(err.Error()))
+			return nil
+		}
+		blocks = []block{{Type: "text", Text: text}}
+	}
+	id := m.ID
+	if id == "" {
+		id = r.UUID
+	}
+	g, ok := p.groups[id]
+	if !ok {
+		for _, rid := range p.st.Recent {
+			if rid == id {
+				return importer.ErrRestart // its first lines were imported last time
+			}
+		}
+		g = &group{msg: len(p.msgs), sess: s}
+		p.groups[id] = g
+		p.order = append(p.order, g)
+		p.msgs = append(p.msgs, store.Message{SessionID: s.Session.ID, Role: "assistant", Timestamp: ts, SourceKey: key(id, "assistant", "")})
+		p.st.Recent = append(p.st.Recent, id)
+		if len(p.st.Recent) > 8 {
+			p.st.Recent = p.st.Recent[len(p.st.Recent)-8:]
+		}
+	}
+	for _, b := range blocks {
+		switch b.Type {
+		case "text":
+			if b.Text != "" {
+				g.text = append(g.text, b.Text)
+			}
+		case "thinking":
+			if b.Thinking != "" {
+				g.think = append(g.think, b.Thinking)
+			}
+		case "tool_use":
+			g.calls = append(g.calls, textutil.NewToolCall(b.ID, b.Name, b.Input))
+			p.st.Tools[b.ID] = b.Name
+		}
+	}
+	msg := &p.msgs[g.msg]
+	msg.Content = strings.Join(g.text, "\n\n")
+	msg.Reasoning = strings.Join(g.think, "\n\n")
+	msg.ToolCalls = textutil.ToolCallsJSON(g.calls)
+	if m.StopReason != "" {
+		msg.FinishReason = m.StopReason
+	}
+	if m.Usage != nil {
+		g.use = *m.Usage
+		msg.TokenCount = int(m.Usage.Output)
+	}
+	if m.Model != "" && !strings.HasPrefix(m.Model, "<") {
+		s.Session.Model = m.Model
+	}
+	return nil
+}
+
+// Result returns the sessions with their totals and titles, and the messages.
+func (p *parser) Result() importer.Result {
+	for _, g := range p.order {
+		ss := &g.sess.Session
+		ss.InputTokens += g.use.Input
+		ss.OutputTokens += g.use.Output
+		ss.CacheReadTokens += g.use.CacheRead
+		ss.CacheWriteTokens += g.use.CacheWrite
+	}
+	p.order = nil // counted once even if Result is called again
+	var sessions []store.Session
+	for _, s := range p.st.Sessions {
+		s.Session.Title = textutil.Title(firstNonEmpty(s.Custom, s.AI, s.Summary))
+		sessions = append(sessions, s.Session)
+	}
+	// A session row is only worth creating once it has a message or a title.
+	seen := map[string]bool{}
+	for _, m := range p.msgs {
+		seen[m.SessionID] = true
+	}
+	out := sessions[:0]
+	for _, s := range sessions {
+		if seen[s.ID] || s.Title != "" || p.restored {
+			out = append(out, s)
+		}
+	}
+	return importer.Result{Sessions: out, Overwrite: true, Messages: p.msgs, State: &p.st}
+}
+
+// key is the message's identity in the source: stable under appends, so a
+// repeated insert is skipped.
+func key(id, kind, sub string) string {
+	if sub != "" {
+		return "claude:" + id + ":" + kind + ":" + sub
+	}
+	return "claude:" + id + ":" + kind
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, x := range s {
+		if strings.TrimSpace(x) != "" {
+			return x
+		}
+	}
+	return ""
+}
+
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}

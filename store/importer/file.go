@@ -1,0 +1,277 @@
+package importer
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// window is how many bytes at the head of a file, and before the resume
+// offset, are hashed to tell a file that grew from one that was edited.
+const window = 4096
+
+// Cursor is where an importer stopped reading a file: the offset after the
+// last complete line it consumed, that line's number, and hashes of the
+// bytes at the head of the file and just before the offset.
+type Cursor struct {
+	Offset int64  `json:"o"`
+	Line   int    `json:"l"`
+	Head   string `json:"h,omitempty"`
+	Tail   string `json:"t,omitempty"`
+}
+
+// savedState is what ImportFile.State holds: the cursor plus the source's
+// own parser state at that cursor.
+type savedState struct {
+	Cursor Cursor          `json:"c"`
+	Parser json.RawMessage `json:"p,omitempty"`
+}
+
+// Plan says how to bring one file up to date.
+type Plan struct {
+	Path    string
+	Source  string
+	Size    int64
+	ModTime time.Time
+	// Unchanged is true when size and mtime are what was recorded: nothing to do.
+	Unchanged bool
+	// Full is true when the file is read from the start and replaces what it
+	// produced before (first import, truncated or edited file).
+	Full bool
+	// Seen is true when the file was imported before.
+	Seen bool
+	// From is where to resume (zero when Full); Parser is the parser state
+	// saved there (nil when Full).
+	From   Cursor
+	Parser json.RawMessage
+	// Sessions are the sessions the file produced before.
+	Sessions []string
+}
+
+// PlanFile compares path with what tx recorded about it. whole marks
+// formats that are only ever read in full (whole-file JSON, compressed
+// streams): any change re-imports them.
+func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("stat %s: %w", path, err)
+	}
+	p := Plan{Path: path, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), Full: true}
+	prev, ok, err := tx.ImportFile(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("read import state of %s: %w", path, err)
+	}
+	if !ok {
+		return p, nil
+	}
+	p.Seen = true
+	p.Sessions = strings.Fields(prev.Sessions)
+	if prev.Size == p.Size && prev.ModTime.Equal(p.ModTime) {
+		p.Unchanged = true
+		p.Full = false
+		return p, nil
+	}
+	if whole {
+		return p, nil
+	}
+	var st savedState
+	if prev.State == "" || json.Unmarshal([]byte(prev.State), &st) != nil {
+		return p, nil
+	}
+	if p.Size < st.Cursor.Offset {
+		return p, nil // truncated
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return Plan{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	head, tail, err := windows(f, st.Cursor.Offset)
+	if err != nil {
+		return Plan{}, err
+	}
+	if head != st.Cursor.Head || tail != st.Cursor.Tail {
+		return p, nil // edited before the offset
+	}
+	p.Full = false
+	p.From = st.Cursor
+	p.Parser = st.Parser
+	return p, nil
+}
+
+// windows hashes the head of r and the window before off.
+func windows(r io.ReaderAt, off int64) (head, tail string, err error) {
+	hash := func(from, to int64) (string, error) {
+		if to <= from {
+			return "", nil
+		}
+		buf := make([]byte, to-from)
+		if _, err := r.ReadAt(buf, from); err != nil && err != io.EOF {
+			return "", fmt.Errorf("read window: %w", err)
+		}
+		sum := sha256.Sum256(buf)
+		return hex.EncodeToString(sum[:12]), nil
+	}
+	head, err = hash(0, min(window, off))
+	if err != nil {
+		return "", "", err
+	}
+	tail, err = hash(max(0, off-window), off)
+	return head, tail, err
+}
+
+// CursorAt builds the cursor for resuming path at off (after line lines).
+func CursorAt(path string, off int64, line int) (Cursor, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return Cursor{}, fmt.Errorf("open %s: %w", path, err)
+	}
+	defer f.Close()
+	head, tail, err := windows(f, off)
+	if err != nil {
+		return Cursor{}, err
+	}
+	return Cursor{Offset: off, Line: line, Head: head, Tail: tail}, nil
+}
+
+// Batch is what one file produced since the plan's cursor; Commit writes it
+// in the caller's transaction together with the new cursor.
+type Batch struct {
+	// Sessions are created if new; with Overwrite their metadata (title,
+	// model, tokens, ...) also replaces what is stored, so they must carry
+	// the full current values, not deltas.
+	Sessions  []store.Session
+	Overwrite bool
+	Messages  []store.Message
+	// Cursor and Parser are saved so the next import resumes after them.
+	Cursor Cursor
+	Parser any
+}
+
+// Commit writes b in tx: on a full re-import it first deletes the messages
+// of every session the file produced before, then creates or updates the
+// sessions (parents first; a parent the batch does not carry gets a minimal
+// row so the foreign key holds until its own file is imported), inserts the
+// messages and records the file's new size, mtime, cursor and state. It
+// returns how many messages were inserted.
+func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
+	ids := map[string]bool{}
+	var all []string
+	for _, id := range p.Sessions {
+		if !ids[id] {
+			ids[id] = true
+			all = append(all, id)
+		}
+	}
+	if p.Full && p.Seen {
+		for _, id := range all {
+			if err := tx.DeleteSessionMessages(id); err != nil {
+				return 0, fmt.Errorf("delete messages of %s: %w", id, err)
+			}
+		}
+	}
+	if err := WriteSessions(tx, b.Sessions, b.Overwrite); err != nil {
+		return 0, err
+	}
+	for _, s := range b.Sessions {
+		if !ids[s.ID] {
+			ids[s.ID] = true
+			all = append(all, s.ID)
+		}
+	}
+	n := 0
+	if len(b.Messages) > 0 {
+		var err error
+		n, err = tx.InsertMessages(b.Messages)
+		if err != nil {
+			return 0, fmt.Errorf("insert messages: %w", err)
+		}
+	}
+	state := savedState{Cursor: b.Cursor}
+	if b.Parser != nil {
+		raw, err := json.Marshal(b.Parser)
+		if err != nil {
+			return 0, fmt.Errorf("encode parser state: %w", err)
+		}
+		state.Parser = raw
+	}
+	raw, err := json.Marshal(state)
+	if err != nil {
+		return 0, fmt.Errorf("encode import state: %w", err)
+	}
+	err = tx.SetImportFile(store.ImportFile{
+		Path: p.Path, Source: p.Source, Size: p.Size, ModTime: p.ModTime,
+		Offset: b.Cursor.Offset, State: string(raw), Sessions: strings.Join(all, " "),
+	})
+	if err != nil {
+		return 0, fmt.Errorf("save import state of %s: %w", p.Path, err)
+	}
+	return n, nil
+}
+
+// MarkUnchanged records a file whose size or mtime moved without new
+// content, so the next run skips it again.
+func MarkUnchanged(tx *store.Tx, p Plan) error {
+	prev, ok, err := tx.ImportFile(p.Path)
+	if err != nil || !ok {
+		return err
+	}
+	prev.Size, prev.ModTime = p.Size, p.ModTime
+	return tx.SetImportFile(prev)
+}
+
+// WriteSessions creates sessions (and with overwrite updates their
+// metadata), parents before children; a parent missing from sessions gets a
+// minimal row so the foreign key holds until its own data arrives.
+func WriteSessions(tx *store.Tx, sessions []store.Session, overwrite bool) error {
+	in := map[string]bool{}
+	for _, s := range sessions {
+		in[s.ID] = true
+	}
+	done := map[string]bool{}
+	var write func(s store.Session, depth int) error
+	write = func(s store.Session, depth int) error {
+		if done[s.ID] {
+			return nil
+		}
+		done[s.ID] = true
+		if s.ParentID != "" && s.ParentID != s.ID && depth < 64 {
+			if in[s.ParentID] {
+				for _, p := range sessions {
+					if p.ID == s.ParentID {
+						if err := write(p, depth+1); err != nil {
+							return err
+						}
+					}
+				}
+			} else if err := tx.UpsertSession(store.Session{ID: s.ParentID, Source: s.Source, StartedAt: s.StartedAt}); err != nil {
+				return fmt.Errorf("create parent session %s: %w", s.ParentID, err)
+			}
+		}
+		if s.ParentID == s.ID {
+			s.ParentID = ""
+		}
+		if err := tx.UpsertSession(s); err != nil {
+			return fmt.Errorf("create session %s: %w", s.ID, err)
+		}
+		if overwrite {
+			if err := tx.UpdateSession(s); err != nil {
+				return fmt.Errorf("update session %s: %w", s.ID, err)
+			}
+		}
+		return nil
+	}
+	for _, s := range sessions {
+		if err := write(s, 0); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,230 @@
+// Package importer brings other agents' histories into a recall database.
+//
+// Each source (one agent's on-disk format) lives in its own sub-package and
+// registers itself in init, so adding a source is one new folder plus a
+// blank import where the registry is used. Every source is incremental: it
+// remembers per file how far it read (store.ImportFile) and writes the
+// messages and that position in the same transaction, so an import killed at
+// any point resumes without duplicates and never leaves half a session.
+package importer
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// Source is one agent's history format.
+type Source interface {
+	// Name is the session source name the imported sessions get
+	// ("claude-code", "codex", "gemini-cli", "hermes", "jsonl").
+	Name() string
+	// DefaultPaths are where the agent keeps its history on this machine.
+	DefaultPaths() []string
+	// Discover lists the files (or databases) under paths that Import reads,
+	// parents before the children that point at them. Missing paths are
+	// not an error.
+	Discover(paths []string) ([]string, error)
+	// Import brings one file up to date in st. Problems inside the file are
+	// counted in the report; an error means the file could not be imported.
+	Import(ctx context.Context, st *store.Store, file string) (Report, error)
+}
+
+// Finisher is implemented by sources with work that spans files (Claude
+// Code summaries naming a message in another file); Run calls Finish once
+// after the last file.
+type Finisher interface {
+	Finish(ctx context.Context, st *store.Store) (Report, error)
+}
+
+// Retainer is implemented by sources whose agent deletes old history.
+type Retainer interface {
+	// RetentionNotice is a one-line warning when a cleanup setting applies
+	// on this machine, else "".
+	RetentionNotice() string
+}
+
+var (
+	regMu   sync.Mutex
+	sources = map[string]Source{}
+	aliases = map[string]string{}
+)
+
+// Register adds a source under its Name and the given aliases (the short
+// names typed on the command line, such as "claude").
+func Register(s Source, alias ...string) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	sources[s.Name()] = s
+	for _, a := range alias {
+		aliases[a] = s.Name()
+	}
+}
+
+// Lookup finds a registered source by name or alias.
+func Lookup(name string) (Source, bool) {
+	regMu.Lock()
+	defer regMu.Unlock()
+	if n, ok := aliases[name]; ok {
+		name = n
+	}
+	s, ok := sources[name]
+	return s, ok
+}
+
+// Sources returns every registered source, sorted by name.
+func Sources() []Source {
+	regMu.Lock()
+	defer regMu.Unlock()
+	out := make([]Source, 0, len(sources))
+	for _, s := range sources {
+		out = append(out, s)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
+	return out
+}
+
+// MaxProblems is how many problems a Report keeps verbatim; the rest are
+// only counted.
+const MaxProblems = 10
+
+// Problem is one record (or file) that could not be imported.
+type Problem struct {
+	File string
+	Line int // 0 when the problem is the whole file
+	Msg  string
+}
+
+// String formats the problem as file:line: message.
+func (p Problem) String() string {
+	switch {
+	case p.File == "":
+		return fmt.Sprintf("line %d: %s", p.Line, p.Msg)
+	case p.Line == 0:
+		return p.File + ": " + p.Msg
+	}
+	return fmt.Sprintf("%s:%d: %s", p.File, p.Line, p.Msg)
+}
+
+// Report counts what an import did.
+type Report struct {
+	Files     int // files read (changed since the last import)
+	Unchanged int // files skipped because nothing changed
+	Failed    int // files that could not be imported at all
+	Sessions  int // sessions created or updated
+	Messages  int // messages inserted
+	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
+	Malformed int // records that could not be parsed
+	Problems  []Problem
+	// ParseTime and WriteTime split the elapsed time between reading the
+	// source and writing SQLite (for benchmarks).
+	ParseTime, WriteTime time.Duration
+}
+
+// Problemf records a malformed record at file:line.
+func (r *Report) Problemf(file string, line int, format string, a ...any) {
+	r.Malformed++
+	r.note(Problem{File: file, Line: line, Msg: fmt.Sprintf(format, a...)})
+}
+
+func (r *Report) note(p Problem) {
+	if len(r.Problems) < MaxProblems {
+		r.Problems = append(r.Problems, p)
+	}
+}
+
+// Add folds o into r.
+func (r *Report) Add(o Report) {
+	r.Files += o.Files
+	r.Unchanged += o.Unchanged
+	r.Failed += o.Failed
+	r.Sessions += o.Sessions
+	r.Messages += o.Messages
+	r.Skipped += o.Skipped
+	r.Malformed += o.Malformed
+	r.ParseTime += o.ParseTime
+	r.WriteTime += o.WriteTime
+	for _, p := range o.Problems {
+		r.note(p)
+	}
+}
+
+// Summary is the one-line final summary.
+func (r Report) Summary() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d files (%d unchanged", r.Files+r.Unchanged+r.Failed, r.Unchanged)
+	if r.Failed > 0 {
+		fmt.Fprintf(&b, ", %d failed", r.Failed)
+	}
+	fmt.Fprintf(&b, "), %d sessions, %d messages imported, %d records skipped, %d malformed",
+		r.Sessions, r.Messages, r.Skipped, r.Malformed)
+	return b.String()
+}
+
+// Progress is reported after each file.
+type Progress struct {
+	Source     string
+	File       string
+	FilesDone  int
+	FilesTotal int
+	Messages   int // inserted so far in this run
+	Elapsed    time.Duration
+}
+
+// Options tunes Run.
+type Options struct {
+	// Progress, when set, is called after every file from Run's goroutine.
+	Progress func(Progress)
+	// Files, when set, replaces Discover: exactly these files are imported
+	// (recall watch passes the files it saw change).
+	Files []string
+}
+
+// Run imports every file src discovers under paths (its DefaultPaths when
+// paths is empty). A file that fails is reported and the others continue;
+// only cancellation stops the run.
+func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt Options) (Report, error) {
+	var rep Report
+	files := opt.Files
+	if files == nil {
+		if len(paths) == 0 {
+			paths = src.DefaultPaths()
+		}
+		var err error
+		files, err = src.Discover(paths)
+		if err != nil {
+			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
+		}
+	}
+	start := time.Now()
+	for i, f := range files {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		r, err := src.Import(ctx, st, f)
+		if err != nil {
+			if ctx.Err() != nil {
+				return rep, ctx.Err()
+			}
+			r.Failed++
+			r.note(Problem{File: f, Msg: err.Error()})
+		}
+		rep.Add(r)
+		if opt.Progress != nil {
+			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages, Elapsed: time.Since(start)})
+		}
+	}
+	if fin, ok := src.(Finisher); ok {
+		r, err := fin.Finish(ctx, st)
+		rep.Add(r)
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}

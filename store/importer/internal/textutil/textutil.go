@@ -1,0 +1,145 @@
+// Package textutil holds the small text and JSON helpers the importers
+// share: titles, OpenAI-shaped tool calls, and flattening content parts.
+package textutil
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxTitle is Hermes's MAX_TITLE_LENGTH.
+const MaxTitle = 100
+
+// Title cleans a title the way Hermes's sanitize_title does (control and
+// invisible characters removed, whitespace collapsed), cut to MaxTitle
+// characters instead of rejected.
+func Title(s string) string {
+	var b strings.Builder
+	space := false
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r):
+			space = b.Len() > 0
+			continue
+		case r < 0x20 || r == 0x7f, r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e,
+			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r == 0xfffc, r >= 0xfff9 && r <= 0xfffb:
+			continue
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		b.WriteRune(r)
+	}
+	t := b.String()
+	if utf8.RuneCountInString(t) > MaxTitle {
+		rs := []rune(t)
+		t = strings.TrimSpace(string(rs[:MaxTitle-3])) + "..."
+	}
+	return t
+}
+
+// ToolCall is one call in the OpenAI shape Hermes stores in messages.tool_calls.
+type ToolCall struct {
+	ID       string       `json:"id"`
+	Type     string       `json:"type"`
+	Function ToolFunction `json:"function"`
+}
+
+// ToolFunction names the function and carries its arguments as JSON text.
+type ToolFunction struct {
+	Name      string `json:"name"`
+	Arguments string `json:"arguments"`
+}
+
+// NewToolCall builds a call whose arguments are args (a JSON value, or
+// already a JSON string, kept as text); empty args become "{}".
+func NewToolCall(id, name string, args json.RawMessage) ToolCall {
+	return ToolCall{ID: id, Type: "function", Function: ToolFunction{Name: name, Arguments: ArgsText(args)}}
+}
+
+// ArgsText renders tool arguments as compact JSON text. A JSON string is
+// unwrapped (Codex already stores arguments as a string).
+func ArgsText(args json.RawMessage) string {
+	args = bytes.TrimSpace(args)
+	if len(args) == 0 || string(args) == "null" {
+		return "{}"
+	}
+	if args[0] == '"' {
+		var s string
+		if json.Unmarshal(args, &s) == nil {
+			return s
+		}
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, args) != nil {
+		return string(args)
+	}
+	return buf.String()
+}
+
+// ToolCallsJSON encodes calls as the JSON list stored in messages.tool_calls
+// ("" for none).
+func ToolCallsJSON(calls []ToolCall) string {
+	if len(calls) == 0 {
+		return ""
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(calls); err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(buf.String(), "\n")
+}
+
+// Join concatenates the non-empty parts with sep.
+func Join(sep string, parts ...string) string {
+	var out []string
+	for _, p := range parts {
+		if p != "" {
+			out = append(out, p)
+		}
+	}
+	return strings.Join(out, sep)
+}
+
+// part is the union of the content-part shapes the agents write.
+type part struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// FlattenParts turns content that is a string or a list of parts into
+// text: text parts joined by blank lines, an image as "[image]".
+func FlattenParts(raw json.RawMessage) string {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		return ""
+	}
+	var s string
+	if raw[0] == '"' && json.Unmarshal(raw, &s) == nil {
+		return s
+	}
+	var parts []part
+	if raw[0] == '[' && json.Unmarshal(raw, &parts) == nil {
+		var texts []string
+		for _, p := range parts {
+			switch {
+			case p.Text != "":
+				texts = append(texts, p.Text)
+			case strings.Contains(p.Type, "image"):
+				texts = append(texts, "[image]")
+			}
+		}
+		return strings.Join(texts, "\n\n")
+	}
+	var one part
+	if raw[0] == '{' && json.Unmarshal(raw, &one) == nil && one.Text != "" {
+		return one.Text
+	}
+	return string(raw)
+}

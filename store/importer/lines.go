@@ -1,0 +1,171 @@
+package importer
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/lines"
+)
+
+// ErrRestart is returned by a LineParser whose saved state cannot continue
+// with the new lines (for example an assistant reply split over lines that
+// the last import saw only half of): the file is then re-imported in full.
+var ErrRestart = errors.New("restart from the beginning of the file")
+
+// LineParser turns the lines of one JSONL file into sessions and messages.
+// A new parser is made for every attempt, so it may keep any state.
+type LineParser interface {
+	// Restore loads the state a previous import saved with its cursor.
+	Restore(state json.RawMessage) error
+	// Line handles one line. A malformed or skipped record is reported
+	// through t; an error stops the file (ErrRestart asks for a full
+	// re-import).
+	Line(text []byte, t *Tally) error
+	// Result is what the lines produced: the sessions (with their full
+	// current metadata when Overwrite is set), the new messages, and the
+	// state to save for the next import.
+	Result() Result
+}
+
+// Result is what a LineParser produced from one file.
+type Result struct {
+	Sessions  []store.Session
+	Overwrite bool
+	Messages  []store.Message
+	State     any
+}
+
+// Tally is how a parser reports the records it did not import.
+type Tally struct {
+	rep  *Report
+	file string
+	// Line is the 1-based number of the line being parsed.
+	Line int
+}
+
+// Malformed counts a record that could not be parsed and notes file:line.
+func (t *Tally) Malformed(format string, a ...any) { t.rep.Problemf(t.file, t.Line, format, a...) }
+
+// Skip counts a record skipped on purpose (bookkeeping, unknown type).
+func (t *Tally) Skip() { t.rep.Skipped++ }
+
+// NewTally returns a Tally adding to rep for file (for parsers used outside
+// ImportLines, such as a whole-file format or standard input).
+func NewTally(rep *Report, file string) *Tally { return &Tally{rep: rep, file: file} }
+
+// ImportLines brings one JSONL file up to date: it reads only the lines
+// after the saved cursor when the file grew, re-reads it in full when it
+// shrank or changed, and writes messages, sessions and the new cursor in one
+// transaction. A torn last line (no newline, not valid JSON) is left for the
+// next import.
+func ImportLines(ctx context.Context, st *store.Store, source, path string, newParser func() LineParser) (Report, error) {
+	var rep Report
+	err := st.Write(ctx, func(tx *store.Tx) error {
+		rep = Report{}
+		p, err := PlanFile(tx, source, path, false)
+		if err != nil {
+			return err
+		}
+		if p.Unchanged {
+			rep.Unchanged = 1
+			return nil
+		}
+		for {
+			t0 := time.Now()
+			parser := newParser()
+			var b Batch
+			var r Report
+			err := parseLines(ctx, p, parser, &b, &r)
+			if errors.Is(err, ErrRestart) && !p.Full {
+				p.Full, p.From, p.Parser = true, Cursor{}, nil
+				continue
+			}
+			if err != nil {
+				return err
+			}
+			t1 := time.Now()
+			if !p.Full && len(b.Messages) == 0 && b.Cursor.Offset == p.From.Offset {
+				// Only the mtime moved (or a torn line is still being written).
+				if err := MarkUnchanged(tx, p); err != nil {
+					return err
+				}
+				r.Unchanged = 1
+				r.ParseTime = t1.Sub(t0)
+				rep = r
+				return nil
+			}
+			n, err := Commit(tx, p, b)
+			if err != nil {
+				return err
+			}
+			r.Files = 1
+			r.Messages = n
+			r.Sessions = len(b.Sessions)
+			r.ParseTime = t1.Sub(t0)
+			r.WriteTime = time.Since(t1)
+			rep = r
+			return nil
+		}
+	})
+	return rep, err
+}
+
+func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *Report) error {
+	if !p.Full {
+		if err := parser.Restore(p.Parser); err != nil {
+			return ErrRestart
+		}
+	}
+	f, err := os.Open(p.Path)
+	if err != nil {
+		return fmt.Errorf("open %s: %w", p.Path, err)
+	}
+	defer f.Close()
+	if _, err := f.Seek(p.From.Offset, 0); err != nil {
+		return fmt.Errorf("seek %s: %w", p.Path, err)
+	}
+	lr := lines.NewReader(f, p.From.Offset, p.From.Line)
+	off, line := p.From.Offset, p.From.Line
+	t := &Tally{rep: rep, file: p.Path}
+	for lr.Next() {
+		l := lr.Line()
+		if l.No%4096 == 0 {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+		}
+		if !l.Terminated && !json.Valid(l.Text) {
+			if !lines.Blank(l.Text) {
+				rep.Problemf(p.Path, l.No, "incomplete last line (left for the next import)")
+			}
+			break
+		}
+		if !lines.Blank(l.Text) {
+			t.Line = l.No
+			if err := parser.Line(l.Text, t); err != nil {
+				if errors.Is(err, ErrRestart) {
+					return err
+				}
+				return fmt.Errorf("%s:%d: %w", p.Path, l.No, err)
+			}
+		}
+		off, line = l.End, l.No
+	}
+	if err := lr.Err(); err != nil {
+		return fmt.Errorf("read %s: %w", p.Path, err)
+	}
+	cur, err := CursorAt(p.Path, off, line)
+	if err != nil {
+		return err
+	}
+	b.Cursor = cur
+	res := parser.Result()
+	b.Sessions, b.Messages, b.Parser, b.Overwrite = res.Sessions, res.Messages, res.State, res.Overwrite
+	return nil
+}
+

@@ -1,0 +1,217 @@
+package store
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// InsertMessages appends msgs in order and sets each one's ID. A message
+// whose SourceKey was already imported (into the same session) is skipped and
+// keeps ID 0. Session counters are refreshed when the transaction ends.
+func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
+	inserted := 0
+	for i := range msgs {
+		m := &msgs[i]
+		if m.SessionID == "" {
+			return inserted, errors.New("insert message: empty session id")
+		}
+		if m.Role == "" {
+			return inserted, fmt.Errorf("insert message in %s: empty role", m.SessionID)
+		}
+		var key string
+		if m.SourceKey != "" && tx.s.layout.hasKeys {
+			key = m.SessionID + "\x00" + m.SourceKey
+			if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", key); err != nil {
+				return inserted, err
+			} else if dup {
+				m.ID = 0
+				continue
+			}
+		}
+		ts := m.Timestamp
+		if ts.IsZero() {
+			ts = now()
+		}
+		err := tx.c.run(`INSERT INTO messages(session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp,
+				token_count, finish_reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+			m.SessionID, m.Role, cleanContent(m.Content), nullString(m.ToolCallID), nullString(m.ToolCalls),
+			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning))
+		if err != nil {
+			return inserted, fmt.Errorf("insert message in %s: %w", m.SessionID, err)
+		}
+		m.ID = tx.c.db.LastInsertRowID()
+		if key != "" {
+			if err := tx.c.run("INSERT INTO recall_message_keys(key, message_id) VALUES (?, ?)", key, m.ID); err != nil {
+				return inserted, err
+			}
+		}
+		tx.dirty[m.SessionID] = true
+		inserted++
+	}
+	return inserted, nil
+}
+
+// cleanContent removes the snippet marker runes so a stored text can never
+// fake a highlight.
+func cleanContent(s string) string {
+	if strings.Contains(s, HighlightStart) || strings.Contains(s, HighlightEnd) {
+		s = strings.NewReplacer(HighlightStart, "", HighlightEnd, "").Replace(s)
+	}
+	return s
+}
+
+func nullInt(n int) any {
+	if n == 0 {
+		return nil
+	}
+	return n
+}
+
+// DeleteSessionMessages removes every message of a session (a clean re-import).
+func (tx *Tx) DeleteSessionMessages(sessionID string) error {
+	if err := tx.c.run("DELETE FROM messages WHERE session_id = ?", sessionID); err != nil {
+		return fmt.Errorf("delete messages of %s: %w", sessionID, err)
+	}
+	if tx.s.layout.hasKeys {
+		if err := tx.c.run("DELETE FROM recall_message_keys WHERE key >= ? AND key < ?", sessionID+"\x00", sessionID+"\x01"); err != nil {
+			return err
+		}
+	}
+	tx.dirty[sessionID] = true
+	return nil
+}
+
+func (l layout) messageSelect() string {
+	return strings.Join([]string{
+		"m.id", "m.session_id", "m.role", "COALESCE(m.content, '')", "COALESCE(m.tool_call_id, '')",
+		"COALESCE(m.tool_calls, '')", "COALESCE(m.tool_name, '')", "COALESCE(m.timestamp, 0)",
+		"COALESCE(m.token_count, 0)", "COALESCE(" + l.messageCol("finish_reason", "NULL") + ", '')",
+		"COALESCE(" + l.messageCol("reasoning", "NULL") + ", '')",
+	}, ", ")
+}
+
+func scanMessage(st stmtRow) Message {
+	return Message{
+		ID: st.ColumnInt64(0), SessionID: st.ColumnText(1), Role: st.ColumnText(2),
+		Content: decodeContent(st.ColumnText(3)), ToolCallID: st.ColumnText(4), ToolCalls: st.ColumnText(5),
+		ToolName: st.ColumnText(6), Timestamp: fromEpoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8),
+		FinishReason: st.ColumnText(9), Reasoning: st.ColumnText(10),
+	}
+}
+
+// Messages returns a session's visible messages in id order (never timestamp
+// order: wall clocks are not monotonic).
+func (s *Store) Messages(ctx context.Context, sessionID string) ([]Message, error) {
+	var out []Message
+	q := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND " + s.layout.visibleMessage() + " ORDER BY m.id"
+	err := s.read(ctx, func(c *conn) error {
+		return c.query(q, []any{sessionID}, func(st stmtRow) error {
+			out = append(out, scanMessage(st))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("get messages of %s: %w", sessionID, err)
+	}
+	return out, nil
+}
+
+// MessagesAround returns up to window visible messages before the anchor,
+// the anchor, and up to window after it (Hermes get_messages_around).
+func (s *Store) MessagesAround(ctx context.Context, sessionID string, anchor int64, window int) ([]Message, int, int, error) {
+	var before, after []Message
+	var anchorMsg *Message
+	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND "
+	vis := s.layout.visibleMessage()
+	err := s.read(ctx, func(c *conn) error {
+		if err := c.query(sel+"m.id = ?", []any{sessionID, anchor}, func(st stmtRow) error {
+			m := scanMessage(st)
+			anchorMsg = &m
+			return nil
+		}); err != nil {
+			return err
+		}
+		if anchorMsg == nil {
+			return fmt.Errorf("message %d in session %s: %w", anchor, sessionID, ErrNotFound)
+		}
+		if err := c.query(sel+"m.id < ? AND "+vis+" ORDER BY m.id DESC LIMIT ?", []any{sessionID, anchor, window}, func(st stmtRow) error {
+			before = append(before, scanMessage(st))
+			return nil
+		}); err != nil {
+			return err
+		}
+		return c.query(sel+"m.id > ? AND "+vis+" ORDER BY m.id LIMIT ?", []any{sessionID, anchor, window}, func(st stmtRow) error {
+			after = append(after, scanMessage(st))
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, 0, 0, err
+	}
+	out := make([]Message, 0, len(before)+1+len(after))
+	for i := len(before) - 1; i >= 0; i-- {
+		out = append(out, before[i])
+	}
+	out = append(out, *anchorMsg)
+	out = append(out, after...)
+	return out, len(before), len(after), nil
+}
+
+// Bookends returns the first n user/assistant messages with content before
+// minID and the last n after maxID, both in ascending order.
+func (s *Store) Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) ([]Message, []Message, error) {
+	var start, end []Message
+	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND m.role IN ('user', 'assistant') AND length(m.content) > 0 AND " + s.layout.visibleMessage()
+	err := s.read(ctx, func(c *conn) error {
+		if err := c.query(sel+" AND m.id < ? ORDER BY m.id LIMIT ?", []any{sessionID, minID, n}, func(st stmtRow) error {
+			start = append(start, scanMessage(st))
+			return nil
+		}); err != nil {
+			return err
+		}
+		return c.query(sel+" AND m.id > ? ORDER BY m.id DESC LIMIT ?", []any{sessionID, maxID, n}, func(st stmtRow) error {
+			end = append([]Message{scanMessage(st)}, end...)
+			return nil
+		})
+	})
+	return start, end, err
+}
+
+// decodeContent turns Hermes's multimodal encoding ("\x00json:" + a JSON list
+// of parts) into its text parts; plain strings pass through.
+func decodeContent(s string) string {
+	const sentinel = "\x00json:"
+	if !strings.HasPrefix(s, sentinel) {
+		return s
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s[len(sentinel):]), &v); err != nil {
+		return s[len(sentinel):]
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case string:
+			texts = append(texts, t)
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case map[string]any:
+			if txt, ok := t["text"].(string); ok {
+				texts = append(texts, txt)
+			} else if c, ok := t["content"]; ok {
+				walk(c)
+			}
+		}
+	}
+	walk(v)
+	if len(texts) == 0 {
+		return "[multimodal content]"
+	}
+	return strings.Join(texts, "\n")
+}

@@ -1,0 +1,383 @@
+package store
+
+import (
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// maxQueryRunes caps the query as Hermes does (MAX_FTS5_QUERY_CHARS).
+const maxQueryRunes = 2048
+
+// tokKind is the kind of one query token after repair.
+type tokKind uint8
+
+const (
+	tTerm tokKind = iota // a term or phrase
+	tAnd
+	tOr
+	tNot
+	tLParen
+	tRParen
+	tNear // NEAR group: terms in kids, distance in dist
+	tCol  // column filter: name in text
+)
+
+// qtok is one token of a parsed query.
+type qtok struct {
+	kind   tokKind
+	text   string // term/phrase text (unquoted) or column name
+	prefix bool   // term*
+	caret  bool   // ^term: must start the column
+	quoted bool   // came from "..." (kept as a phrase)
+	kids   []qtok // NEAR members
+	dist   int    // NEAR distance, 0 = default
+}
+
+// parsedQuery is a user query repaired into a valid FTS5 expression.
+type parsedQuery struct {
+	toks []qtok
+}
+
+// parseQuery turns what a user typed (possibly half-way) into the nearest
+// valid FTS5 query. It ports Hermes's sanitiser (spec §6.1): balanced quotes
+// kept as phrases, a lone quote dropped, FTS5 punctuation neutralised,
+// leading/trailing/dangling operators dropped, compound terms (chat-send,
+// P2.2, my-app.config.ts) quoted; and it keeps what Hermes had to strip:
+// parentheses, NEAR(...), ^ and column filters pass through when balanced
+// and valid. Word classes are Unicode-aware (Go's \w is ASCII-only).
+// columns are the FTS column names a "name:" filter may use. When typing is
+// set and the input does not end in a space, the last bare term becomes a
+// prefix query, so results appear while a word is still being typed.
+func parseQuery(raw string, columns []string, typing bool) parsedQuery {
+	if utf8.RuneCountInString(raw) > maxQueryRunes {
+		raw = string([]rune(raw)[:maxQueryRunes])
+	}
+	raw = strings.ToValidUTF8(raw, " ")
+	toks := lex(raw, columns)
+	toks = repair(toks)
+	if typing && len(toks) > 0 && !endsInSpace(raw) {
+		last := &toks[len(toks)-1]
+		if last.kind == tTerm && !last.quoted && !last.prefix {
+			last.prefix = true
+		}
+	}
+	return parsedQuery{toks: toks}
+}
+
+func endsInSpace(s string) bool {
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return unicode.IsSpace(r)
+}
+
+// isBareRune: FTS5 barewords are ASCII letters/digits/_ and any non-ASCII
+// character; we also require letters/digits for non-ASCII so emoji and
+// punctuation separate words, as unicode61 does.
+func isBareRune(r rune) bool {
+	return r == '_' || unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Mn, r)
+}
+
+// isJoiner is a character that glues a compound term (chat-send, P2.2, a.b_c, c++).
+func isJoiner(r rune) bool { return r == '-' || r == '.' || r == '_' || r == '+' || r == '#' || r == '/' || r == '@' }
+
+func lex(s string, columns []string) []qtok {
+	var out []qtok
+	rs := []rune(s)
+	n := len(rs)
+	for i := 0; i < n; {
+		r := rs[i]
+		switch {
+		case unicode.IsSpace(r):
+			i++
+		case r == '"':
+			j := i + 1
+			for j < n && rs[j] != '"' {
+				j++
+			}
+			if j < n {
+				text := string(rs[i+1 : j])
+				i = j + 1
+				prefix := i < n && rs[i] == '*'
+				if prefix {
+					i++
+				}
+				if strings.TrimSpace(text) != "" {
+					out = append(out, qtok{kind: tTerm, text: text, quoted: true, prefix: prefix})
+				}
+			} else {
+				i++ // a lone quote (still being typed): dropped, as Hermes does
+			}
+		case r == '(':
+			out = append(out, qtok{kind: tLParen})
+			i++
+		case r == ')':
+			out = append(out, qtok{kind: tRParen})
+			i++
+		case r == '^':
+			if i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"') {
+				j := len(out)
+				i++
+				sub := lex(string(rs[i:nextSpace(rs, i)]), columns)
+				i = nextSpace(rs, i)
+				for k := range sub {
+					if k == 0 && sub[k].kind == tTerm {
+						sub[k].caret = true
+					}
+				}
+				out = append(out[:j], sub...)
+			} else {
+				i++
+			}
+		case r == '-' && (i == 0 || unicode.IsSpace(rs[i-1])) && i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"'):
+			// "-word" excludes, as in web search and fzf: a NOT before it.
+			out = append(out, qtok{kind: tNot})
+			i++
+		case isBareRune(r):
+			j := i
+			for j < n && (isBareRune(rs[j]) || (isJoiner(rs[j]) && j+1 < n && (isBareRune(rs[j+1]) || isJoiner(rs[j+1])))) {
+				j++
+			}
+			// trailing joiners such as the ++ of c++ belong to the term too
+			for j < n && (rs[j] == '+' || rs[j] == '#') {
+				j++
+			}
+			word := string(rs[i:j])
+			compound := strings.IndexFunc(word, isJoiner) >= 0
+			i = j
+			prefix := i < n && rs[i] == '*'
+			if prefix {
+				for i < n && rs[i] == '*' {
+					i++
+				}
+			}
+			switch {
+			case !compound && word == "AND":
+				out = append(out, qtok{kind: tAnd})
+			case !compound && word == "OR":
+				out = append(out, qtok{kind: tOr})
+			case !compound && word == "NOT":
+				out = append(out, qtok{kind: tNot})
+			case !compound && word == "NEAR" && i < n && rs[i] == '(':
+				near, next := lexNear(rs, i+1, columns)
+				out = append(out, near...)
+				i = next
+			case !compound && i < n && rs[i] == ':' && hasName(columns, word):
+				out = append(out, qtok{kind: tCol, text: strings.ToLower(word)})
+				i++
+			default:
+				out = append(out, qtok{kind: tTerm, text: word, prefix: prefix, quoted: compound})
+			}
+		default:
+			i++ // FTS5 punctuation (+ { } : ^ * , etc.) outside a term: a separator
+		}
+	}
+	return out
+}
+
+func nextSpace(rs []rune, i int) int {
+	for i < len(rs) && !unicode.IsSpace(rs[i]) {
+		i++
+	}
+	return i
+}
+
+// lexNear reads "a b c, 10)" after "NEAR(". A well-formed group becomes one
+// tNear token; an unfinished one (still being typed) is closed where it ends.
+func lexNear(rs []rune, i int, columns []string) ([]qtok, int) {
+	j := i
+	for j < len(rs) && rs[j] != ')' {
+		j++
+	}
+	inner := string(rs[i:j])
+	if j < len(rs) {
+		j++
+	}
+	dist := 0
+	if k := strings.LastIndexByte(inner, ','); k >= 0 {
+		if d, err := strconv.Atoi(strings.TrimSpace(inner[k+1:])); err == nil && d >= 0 {
+			dist = d
+		}
+		inner = inner[:k]
+	}
+	var terms []qtok
+	for _, t := range lex(inner, nil) {
+		if t.kind == tTerm {
+			t.caret = false
+			terms = append(terms, t)
+		}
+	}
+	switch len(terms) {
+	case 0:
+		return nil, j
+	case 1:
+		return terms, j
+	}
+	return []qtok{{kind: tNear, kids: terms, dist: dist}}, j
+}
+
+func hasName(names []string, w string) bool {
+	for _, n := range names {
+		if strings.EqualFold(n, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// operandStart / operandEnd classify tokens for operator placement.
+func operandStart(k tokKind) bool { return k == tTerm || k == tLParen || k == tNear || k == tCol }
+func operandEnd(k tokKind) bool   { return k == tTerm || k == tRParen || k == tNear }
+func isOp(k tokKind) bool         { return k == tAnd || k == tOr || k == tNot }
+
+// repair drops what would make FTS5 reject the query: operators without an
+// operand on both sides (the last of a run of operators wins), empty or
+// unbalanced parentheses, column filters with nothing after them.
+func repair(toks []qtok) []qtok {
+	for changed := true; changed; {
+		changed = false
+		var out []qtok
+		depth := 0
+		for i, t := range toks {
+			switch {
+			case t.kind == tRParen:
+				if depth == 0 || (len(out) > 0 && !operandEnd(out[len(out)-1].kind)) {
+					if depth > 0 && len(out) > 0 && out[len(out)-1].kind == tLParen {
+						out = out[:len(out)-1] // "()" -> nothing
+						depth--
+					}
+					changed = true
+					continue
+				}
+				depth--
+			case t.kind == tLParen:
+				depth++
+			case isOp(t.kind):
+				prevOK := len(out) > 0 && operandEnd(out[len(out)-1].kind)
+				nextOK := i+1 < len(toks) && operandStart(toks[i+1].kind)
+				if !prevOK || !nextOK {
+					changed = true
+					continue
+				}
+			case t.kind == tCol:
+				if i+1 >= len(toks) || !(toks[i+1].kind == tTerm || toks[i+1].kind == tLParen || toks[i+1].kind == tNear) {
+					changed = true
+					continue
+				}
+			}
+			out = append(out, t)
+		}
+		for ; depth > 0; depth-- {
+			// close what is still open, dropping a dangling "(" at the end
+			if len(out) > 0 && out[len(out)-1].kind == tLParen {
+				out = out[:len(out)-1]
+				changed = true
+				continue
+			}
+			out = append(out, qtok{kind: tRParen})
+		}
+		toks = out
+	}
+	return toks
+}
+
+// empty reports a query with nothing to search for.
+func (q parsedQuery) empty() bool {
+	for _, t := range q.toks {
+		if t.kind == tTerm || t.kind == tNear {
+			return false
+		}
+	}
+	return true
+}
+
+// terms are the positive and negative leaf texts, for routing, LIKE scans and highlighting.
+func (q parsedQuery) terms() (all []qtok) {
+	for _, t := range q.toks {
+		switch t.kind {
+		case tTerm:
+			all = append(all, t)
+		case tNear:
+			all = append(all, t.kids...)
+		}
+	}
+	return all
+}
+
+// positiveTerms are the leaves not directly negated by NOT.
+func (q parsedQuery) positiveTerms() (out []qtok) {
+	for i, t := range q.toks {
+		if i > 0 && q.toks[i-1].kind == tNot {
+			continue
+		}
+		switch t.kind {
+		case tTerm:
+			out = append(out, t)
+		case tNear:
+			out = append(out, t.kids...)
+		}
+	}
+	return out
+}
+
+// conjunctive reports a plain AND of terms (no OR, NOT, groups, columns).
+func (q parsedQuery) conjunctive() bool {
+	for _, t := range q.toks {
+		if t.kind != tTerm && t.kind != tAnd {
+			return false
+		}
+	}
+	return true
+}
+
+// render writes the query as FTS5 syntax; term renders each leaf.
+func (q parsedQuery) render(term func(t qtok) string) string {
+	var b strings.Builder
+	for _, t := range q.toks {
+		if b.Len() > 0 {
+			b.WriteByte(' ')
+		}
+		switch t.kind {
+		case tTerm:
+			b.WriteString(term(t))
+		case tAnd:
+			b.WriteString("AND")
+		case tOr:
+			b.WriteString("OR")
+		case tNot:
+			b.WriteString("NOT")
+		case tLParen:
+			b.WriteString("(")
+		case tRParen:
+			b.WriteString(")")
+		case tCol:
+			b.WriteString(t.text + " :")
+		case tNear:
+			b.WriteString("NEAR(")
+			for i, k := range t.kids {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(term(k))
+			}
+			if t.dist > 0 {
+				b.WriteString(", " + strconv.Itoa(t.dist))
+			}
+			b.WriteString(")")
+		}
+	}
+	return b.String()
+}
+
+// ftsTerm renders a leaf for a unicode61 or trigram table: always a quoted
+// string, so no character can be read as syntax.
+func ftsTerm(t qtok) string {
+	s := quoteFTS(t.text)
+	if t.prefix {
+		s += "*"
+	}
+	if t.caret {
+		s = "^" + s
+	}
+	return s
+}

@@ -1,0 +1,340 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// rankCandidates bounds bm25 ranking for broad queries. FTS5 computes bm25
+// for every match before it can sort, so a stopword over a million messages
+// costs seconds; instead the final phase ranks the newest rankCandidates
+// matches (found by walking the doclist newest-first, which FTS5 does
+// cheaply) and reports Complete=false. Queries with fewer matches are ranked
+// over all of them. Variable so benchmarks can compare settings.
+var rankCandidates = 4000
+
+// maxLimit bounds one page of hits.
+const maxLimit = 1000
+
+// SearchMessages finds messages matching a user query, as typed. Malformed
+// syntax is never an error: it is repaired into the nearest valid query (see
+// parseQuery). Only cancellation and I/O errors are returned. The query is
+// routed to one index:
+//
+//   - no CJK: messages_fts (unicode61); when that finds nothing, the Latin
+//     pieces of mixed-script runs (recall_fts_cjk) and then substrings
+//     (trigram) are tried, so "youer" finds 修改youer服务端;
+//   - CJK terms of 3+ characters (and no short terms): messages_fts_trigram,
+//     as Hermes routes them;
+//   - 1-2 character CJK terms: recall_fts_cjk, the bigram index;
+//   - a LIKE scan, newest first and bounded by the limit, only when no index
+//     can answer (a foreign database without recall_fts_cjk, a stale index).
+func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter) (SearchResult, error) {
+	start := time.Now()
+	if f.Limit <= 0 {
+		f.Limit = 50
+	}
+	if f.Limit > maxLimit {
+		f.Limit = maxLimit
+	}
+	if f.Offset < 0 {
+		f.Offset = 0
+	}
+	q := parseQuery(query, s.layout.ftsColumns(), f.Typing)
+	res := SearchResult{Index: IndexNone, Complete: true}
+	if q.empty() {
+		res.Elapsed = time.Since(start)
+		return res, nil
+	}
+	var err error
+	err = s.read(ctx, func(c *conn) error {
+		res, err = s.route(c, q, f)
+		return err
+	})
+	if err != nil {
+		return SearchResult{}, fmt.Errorf("search messages: %w", err)
+	}
+	res.Elapsed = time.Since(start)
+	return res, nil
+}
+
+// ftsColumns are the column names a "col:" filter may name.
+func (l layout) ftsColumns() []string {
+	if l.ftsMultiCol {
+		return []string{"content", "tool_name", "tool_calls"}
+	}
+	return []string{"content"}
+}
+
+func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, error) {
+	l := s.layout
+	terms := q.terms()
+	anyCJK, allLong := false, true
+	for _, t := range terms {
+		if hasCJK(t.text) {
+			anyCJK = true
+			if cjkCount(t.text) < 3 {
+				allLong = false
+			}
+		} else if utf8.RuneCountInString(t.text) < 3 {
+			allLong = false
+		}
+	}
+	if !l.hasFTS || l.ftsStale {
+		return s.searchLike(c, q, f, "")
+	}
+	if !anyCJK {
+		res, err := s.searchFTS(c, q, f, IndexUnicode61)
+		if err != nil || len(res.Hits) > 0 || f.Offset > 0 {
+			return s.supplementUnindexed(c, q, f, res, err)
+		}
+		// Zero hits: the word may sit inside a mixed-script run.
+		if l.hasCJK {
+			if res, err := s.searchFTS(c, q, f, IndexCJK); err != nil || len(res.Hits) > 0 {
+				return res, err
+			}
+		}
+		if l.hasTrigram && allLong {
+			if res, err := s.searchFTS(c, q, f, IndexTrigram); err != nil || len(res.Hits) > 0 {
+				return res, err
+			}
+		}
+		return s.supplementUnindexed(c, q, f, res, nil)
+	}
+	if l.hasTrigram && allLong {
+		res, err := s.searchFTS(c, q, f, IndexTrigram)
+		return s.supplementUnindexed(c, q, f, res, err)
+	}
+	if l.hasCJK && cjkExpressible(q) {
+		res, err := s.searchFTS(c, q, f, IndexCJK)
+		if err != nil {
+			return res, err
+		}
+		return s.supplementPendingCJK(c, q, f, res)
+	}
+	return s.searchLike(c, q, f, "")
+}
+
+func cjkCount(s string) int {
+	n := 0
+	for _, r := range s {
+		if isCJK(r) {
+			n++
+		}
+	}
+	return n
+}
+
+// cjkExpressible: the bigram index answers queries whose leaves all contain
+// CJK (any operators), or plain ANDs mixing CJK and Latin terms (the Latin
+// ones are checked against messages_fts).
+func cjkExpressible(q parsedQuery) bool {
+	allCJK := true
+	for _, t := range q.terms() {
+		if !hasCJK(t.text) {
+			allCJK = false
+		}
+	}
+	return allCJK || q.conjunctive()
+}
+
+// plan is one FTS query: the table, its MATCH expression, how to snippet.
+type plan struct {
+	index   Index
+	table   string
+	expr    string
+	latin   string // extra messages_fts MATCH for the Latin half of a mixed CJK query
+	snippet string // SQL expression for the snippet column
+	snipArg []any  // its bound arguments (instr needle)
+	goMark  bool   // snippet is plain text: mark the terms in Go
+}
+
+func (s *Store) makePlan(q parsedQuery, index Index) plan {
+	switch index {
+	case IndexTrigram:
+		expr := q.render(func(t qtok) string {
+			t.prefix = false // a trigram match is already a substring match
+			return ftsTerm(t)
+		})
+		return plan{index: index, table: "messages_fts_trigram", expr: expr,
+			snippet: fmt.Sprintf("snippet(messages_fts_trigram, %d, '%s', '%s', '…', 48)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
+	case IndexCJK:
+		p := plan{index: index, table: "recall_fts_cjk", goMark: true}
+		needle := ""
+		if q.conjunctive() {
+			var cjkParts, latinParts []string
+			for _, t := range q.terms() {
+				if hasCJK(t.text) {
+					cjkParts = append(cjkParts, "("+cjkTermExpr(t.text)+")")
+					if needle == "" {
+						needle = firstCJKPiece(t.text)
+					}
+				} else {
+					latinParts = append(latinParts, ftsTerm(t))
+				}
+			}
+			if len(cjkParts) == 0 {
+				// A Latin-only query retried here: Latin pieces of mixed runs are lowercased terms.
+				p.expr = q.render(func(t qtok) string { t.text = strings.ToLower(t.text); return ftsTerm(t) })
+				needle = firstText(q)
+			} else {
+				p.expr = strings.Join(cjkParts, " AND ")
+				p.latin = strings.Join(latinParts, " AND ")
+			}
+		} else {
+			p.expr = renderCJK(q)
+			needle = firstCJKPiece(firstText(q))
+		}
+		p.snippet, p.snipArg = likeSnippet(needle)
+		return p
+	}
+	return plan{index: IndexUnicode61, table: "messages_fts", expr: q.render(ftsTerm),
+		snippet: fmt.Sprintf("snippet(messages_fts, %d, '%s', '%s', '…', 16)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
+}
+
+// renderCJK renders an all-CJK query with operators for recall_fts_cjk; NEAR
+// becomes AND, because a CJK term there is itself an expression.
+func renderCJK(q parsedQuery) string {
+	var toks []qtok
+	for _, t := range q.toks {
+		if t.kind == tNear {
+			toks = append(toks, qtok{kind: tLParen})
+			for i, k := range t.kids {
+				if i > 0 {
+					toks = append(toks, qtok{kind: tAnd})
+				}
+				toks = append(toks, k)
+			}
+			toks = append(toks, qtok{kind: tRParen})
+			continue
+		}
+		if t.kind == tCol {
+			continue
+		}
+		toks = append(toks, t)
+	}
+	return parsedQuery{toks: toks}.render(func(t qtok) string { return "(" + cjkTermExpr(t.text) + ")" })
+}
+
+func firstText(q parsedQuery) string {
+	if ts := q.positiveTerms(); len(ts) > 0 {
+		return ts[0].text
+	}
+	return ""
+}
+
+func firstCJKPiece(s string) string {
+	for _, p := range scriptPieces(s) {
+		if p.cjk {
+			return p.text
+		}
+	}
+	return s
+}
+
+// snippetCol is the snippet() column: 0 for one-column tables, -1 (best
+// column) for Hermes v23+ tables with content, tool_name and tool_calls.
+func (l layout) snippetCol() int {
+	if l.ftsMultiCol {
+		return -1
+	}
+	return 0
+}
+
+// likeSnippet cuts ~160 characters around the first occurrence of needle.
+func likeSnippet(needle string) (string, []any) {
+	if needle == "" {
+		return "substr(COALESCE(m.content, ''), 1, 160)", nil
+	}
+	return "substr(COALESCE(m.content, ''), max(1, instr(COALESCE(m.content, ''), ?) - 50), 160)", []any{needle}
+}
+
+// filterSQL is the WHERE part shared by every path: visibility and the caller's filters.
+func (s *Store) filterSQL(f SearchFilter) (string, []any) {
+	where := []string{s.layout.visibleMessage()}
+	var args []any
+	if len(f.Roles) > 0 {
+		where, args = inClause(where, args, "m.role IN", f.Roles)
+	}
+	where, args = inClause(where, args, "s.source IN", f.Sources)
+	where, args = inClause(where, args, "s.source NOT IN", f.ExcludeSources)
+	where, args = inClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
+	if !f.Since.IsZero() {
+		where, args = append(where, "m.timestamp >= ?"), append(args, f.Since)
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "m.timestamp < ?"), append(args, f.Until)
+	}
+	return strings.Join(where, " AND "), args
+}
+
+func (s *Store) hitColumns(snippet string, rank string) string {
+	return "m.id, m.session_id, m.role, " + snippet + ", m.timestamp, COALESCE(m.tool_name, ''), COALESCE(s.source, ''), COALESCE(s.model, ''), COALESCE(" +
+		s.layout.sessionCol("title", "NULL") + ", ''), COALESCE(s.started_at, 0), COALESCE(s.parent_session_id, ''), " + rank
+}
+
+func scanHit(st stmtRow, index Index) Hit {
+	return Hit{
+		MessageID: st.ColumnInt64(0), SessionID: st.ColumnText(1), Role: st.ColumnText(2), Snippet: strings.TrimSpace(st.ColumnText(3)),
+		Timestamp: fromEpoch(st.ColumnFloat(4)), ToolName: st.ColumnText(5), Source: st.ColumnText(6), Model: st.ColumnText(7),
+		SessionTitle: st.ColumnText(8), SessionStarted: fromEpoch(st.ColumnFloat(9)), ParentID: st.ColumnText(10),
+		Rank: st.ColumnFloat(11), Index: index,
+	}
+}
+
+// searchFTS runs one plan: newest-first for the first phase; bm25 (over at
+// most rankCandidates newest matches) for the final phase.
+func (s *Store) searchFTS(c *conn, q parsedQuery, f SearchFilter, index Index) (SearchResult, error) {
+	p := s.makePlan(q, index)
+	res := SearchResult{Index: index, Query: p.expr, Complete: true}
+	if p.latin != "" {
+		res.Query += " + messages_fts: " + p.latin
+	}
+	filter, fargs := s.filterSQL(f)
+	from := " FROM " + p.table + " JOIN messages m ON m.id = " + p.table + ".rowid JOIN sessions s ON s.id = m.session_id"
+	match := p.table + " MATCH ?"
+	margs := []any{p.expr}
+	if p.latin != "" {
+		from += " JOIN messages_fts lf ON lf.rowid = " + p.table + ".rowid"
+		match += " AND lf.messages_fts MATCH ?"
+		margs = append(margs, p.latin)
+	}
+	cond := " WHERE " + match + " AND " + filter
+	condArgs := append(append([]any{}, margs...), fargs...)
+
+	var q2 string
+	var args []any
+	if f.Phase == PhaseFirst {
+		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ? OFFSET ?"
+		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
+	} else {
+		cut, found, err := c.scalarInt("SELECT "+p.table+".rowid"+from+cond+" ORDER BY "+p.table+".rowid DESC LIMIT 1 OFFSET ?",
+			append(append([]any{}, condArgs...), rankCandidates-1)...)
+		if err != nil {
+			return res, err
+		}
+		bound := ""
+		if found {
+			bound = " AND " + p.table + ".rowid >= ?"
+			res.Complete = false
+		}
+		q2 = "SELECT " + s.hitColumns(p.snippet, p.table+".rank") + from + cond + bound + " ORDER BY " + p.table + ".rank LIMIT ? OFFSET ?"
+		args = append(append([]any{}, p.snipArg...), condArgs...)
+		if found {
+			args = append(args, cut)
+		}
+		args = append(args, f.Limit, f.Offset)
+	}
+	err := c.query(q2, args, func(st stmtRow) error {
+		h := scanHit(st, index)
+		if p.goMark {
+			h.Snippet = markTerms(h.Snippet, q)
+		}
+		res.Hits = append(res.Hits, h)
+		return nil
+	})
+	return res, err
+}

@@ -1,0 +1,395 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+)
+
+// sessionSelect is the column list scanSession reads, built per layout so old
+// Hermes files without some columns read the same way.
+func (l layout) sessionSelect() string {
+	cols := []string{
+		"s.id", "COALESCE(s.source, '')", "COALESCE(s.model, '')",
+		"COALESCE(" + l.sessionCol("model_config", "NULL") + ", '')",
+		"COALESCE(" + l.sessionCol("title", "NULL") + ", '')",
+		"COALESCE(s.parent_session_id, '')", "COALESCE(s.started_at, 0)", "COALESCE(s.ended_at, 0)",
+		"COALESCE(s.end_reason, '')", "COALESCE(s.message_count, 0)", "COALESCE(s.tool_call_count, 0)",
+		"COALESCE(s.input_tokens, 0)", "COALESCE(s.output_tokens, 0)",
+		"COALESCE(" + l.sessionCol("cache_read_tokens", "0") + ", 0)",
+		"COALESCE(" + l.sessionCol("cache_write_tokens", "0") + ", 0)",
+		"COALESCE(" + l.sessionCol("reasoning_tokens", "0") + ", 0)",
+		"COALESCE(" + l.sessionCol("estimated_cost_usd", "0") + ", 0)",
+		"COALESCE(" + l.sessionCol("actual_cost_usd", "0") + ", 0)",
+		"COALESCE(" + l.sessionCol("cwd", "NULL") + ", '')",
+		"COALESCE(" + l.sessionCol("git_branch", "NULL") + ", '')",
+		"COALESCE(" + l.sessionCol("archived", "0") + ", 0)",
+	}
+	return strings.Join(cols, ", ")
+}
+
+const sessionColumns = 21
+
+func scanSession(st stmtRow, at int) Session {
+	return Session{
+		ID: st.ColumnText(at), Source: st.ColumnText(at + 1), Model: st.ColumnText(at + 2),
+		ModelConfig: st.ColumnText(at + 3), Title: st.ColumnText(at + 4), ParentID: st.ColumnText(at + 5),
+		StartedAt: fromEpoch(st.ColumnFloat(at + 6)), EndedAt: fromEpoch(st.ColumnFloat(at + 7)),
+		EndReason: st.ColumnText(at + 8), MessageCount: st.ColumnInt(at + 9), ToolCallCount: st.ColumnInt(at + 10),
+		InputTokens: st.ColumnInt64(at + 11), OutputTokens: st.ColumnInt64(at + 12),
+		CacheReadTokens: st.ColumnInt64(at + 13), CacheWriteTokens: st.ColumnInt64(at + 14),
+		ReasoningTokens: st.ColumnInt64(at + 15), EstimatedCostUSD: st.ColumnFloat(at + 16),
+		ActualCostUSD: st.ColumnFloat(at + 17), Cwd: st.ColumnText(at + 18), GitBranch: st.ColumnText(at + 19),
+		Archived: st.ColumnInt(at+20) != 0,
+	}
+}
+
+// UpsertSession inserts a session or, when it exists, fills only its empty
+// columns (Hermes create_session semantics: a later bare write never clobbers).
+func (tx *Tx) UpsertSession(sess Session) error {
+	if sess.ID == "" {
+		return errors.New("upsert session: empty session id")
+	}
+	if sess.Source == "" {
+		sess.Source = "unknown"
+	}
+	if sess.StartedAt.IsZero() {
+		sess.StartedAt = now()
+	}
+	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	if err != nil {
+		return err
+	}
+	if sess.ParentID, err = tx.parentOrPending(sess.ID, sess.ParentID); err != nil {
+		return err
+	}
+	err = tx.c.run(`INSERT INTO sessions(id, source, model, model_config, title, parent_session_id, started_at, ended_at, end_reason,
+			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, estimated_cost_usd, actual_cost_usd,
+			cwd, git_branch)
+		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
+		ON CONFLICT(id) DO UPDATE SET
+			model = COALESCE(sessions.model, excluded.model),
+			model_config = COALESCE(sessions.model_config, excluded.model_config),
+			title = COALESCE(sessions.title, excluded.title),
+			parent_session_id = COALESCE(sessions.parent_session_id, excluded.parent_session_id),
+			ended_at = COALESCE(sessions.ended_at, excluded.ended_at),
+			end_reason = COALESCE(sessions.end_reason, excluded.end_reason),
+			cwd = COALESCE(sessions.cwd, excluded.cwd),
+			git_branch = COALESCE(sessions.git_branch, excluded.git_branch)`,
+		sess.ID, sess.Source, nullString(sess.Model), nullString(sess.ModelConfig), nullString(title),
+		nullString(sess.ParentID), sess.StartedAt, sess.EndedAt, nullString(sess.EndReason),
+		sess.InputTokens, sess.OutputTokens, sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens,
+		sess.EstimatedCostUSD, nullFloat(sess.ActualCostUSD), nullString(sess.Cwd), nullString(sess.GitBranch))
+	if err != nil {
+		return fmt.Errorf("upsert session %s: %w", sess.ID, err)
+	}
+	if tx.s.layout.hasImportMeta && !tx.pendingParents {
+		// A child parked earlier may be waiting for this very session.
+		_, waiting, err := tx.c.scalarInt("SELECT 1 FROM recall_pending_parents WHERE parent_id = ? LIMIT 1", sess.ID)
+		if err != nil {
+			return err
+		}
+		tx.pendingParents = waiting
+	}
+	return nil
+}
+
+// UpdateSession overwrites a session's descriptive and accounting columns
+// (used by importers when a source file changed); empty strings keep the old value.
+func (tx *Tx) UpdateSession(sess Session) error {
+	if err := tx.UpsertSession(sess); err != nil {
+		return err
+	}
+	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	if err != nil {
+		return err
+	}
+	if sess.ParentID, err = tx.parentOrPending(sess.ID, sess.ParentID); err != nil {
+		return err
+	}
+	err = tx.c.run(`UPDATE sessions SET
+			source = COALESCE(?2, source), model = COALESCE(?3, model), title = COALESCE(?4, title),
+			parent_session_id = COALESCE(?5, parent_session_id), started_at = COALESCE(?6, started_at),
+			ended_at = COALESCE(?7, ended_at), end_reason = COALESCE(?8, end_reason),
+			input_tokens = ?9, output_tokens = ?10, cache_read_tokens = ?11, cache_write_tokens = ?12,
+			reasoning_tokens = ?13, estimated_cost_usd = ?14, actual_cost_usd = COALESCE(?15, actual_cost_usd),
+			cwd = COALESCE(?16, cwd), git_branch = COALESCE(?17, git_branch), model_config = COALESCE(?18, model_config)
+		WHERE id = ?1`,
+		sess.ID, nullString(sess.Source), nullString(sess.Model), nullString(title), nullString(sess.ParentID),
+		sess.StartedAt, sess.EndedAt, nullString(sess.EndReason), sess.InputTokens, sess.OutputTokens,
+		sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens, sess.EstimatedCostUSD,
+		nullFloat(sess.ActualCostUSD), nullString(sess.Cwd), nullString(sess.GitBranch), nullString(sess.ModelConfig))
+	if err != nil {
+		return fmt.Errorf("update session %s: %w", sess.ID, err)
+	}
+	return nil
+}
+
+// parentOrPending returns parent when that session exists; otherwise it
+// parks the link in recall_pending_parents (set by finish once the parent
+// arrives) and returns "", because parent_session_id is a foreign key.
+func (tx *Tx) parentOrPending(id, parent string) (string, error) {
+	if parent == "" || parent == id {
+		return "", nil
+	}
+	if _, ok, err := tx.c.scalarText("SELECT id FROM sessions WHERE id = ?", parent); err != nil || ok {
+		return parent, err
+	}
+	if !tx.s.layout.hasImportMeta {
+		return "", nil
+	}
+	tx.pendingParents = true
+	return "", tx.c.run("INSERT OR REPLACE INTO recall_pending_parents(session_id, parent_id) VALUES (?, ?)", id, parent)
+}
+
+// freeTitle returns title, or "title #N" when another session holds it:
+// Hermes keeps titles unique (idx_sessions_title_unique) and numbers repeats.
+func (tx *Tx) freeTitle(id, title string) (string, error) {
+	if title == "" {
+		return "", nil
+	}
+	candidate := title
+	for n := 2; n < 10000; n++ {
+		owner, ok, err := tx.c.scalarText("SELECT id FROM sessions WHERE title = ?", candidate)
+		if err != nil {
+			return "", err
+		}
+		if !ok || owner == id {
+			return candidate, nil
+		}
+		candidate = fmt.Sprintf("%s #%d", title, n)
+	}
+	return "", fmt.Errorf("title %q: too many sessions share it", title)
+}
+
+// sanitizeTitle applies Hermes's title rules: control and invisible
+// characters removed, whitespace collapsed, at most 100 characters.
+func sanitizeTitle(t string) string {
+	var b strings.Builder
+	for _, r := range t {
+		switch {
+		case r < 0x20 || r == 0x7f, r >= 0x200b && r <= 0x200f, r >= 0x2028 && r <= 0x202e,
+			r >= 0x2060 && r <= 0x2069, r == 0xfeff, r >= 0xfff9 && r <= 0xfffc:
+			b.WriteByte(' ')
+		default:
+			b.WriteRune(r)
+		}
+	}
+	t = strings.Join(strings.Fields(b.String()), " ")
+	if r := []rune(t); len(r) > 100 {
+		t = strings.TrimSpace(string(r[:100]))
+	}
+	return t
+}
+
+
+func nullFloat(f float64) any {
+	if f == 0 {
+		return nil
+	}
+	return f
+}
+
+// DeleteSession removes a session and its messages; its children are orphaned, as in Hermes.
+func (tx *Tx) DeleteSession(id string) error {
+	if err := tx.c.run("UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id = ?", id); err != nil {
+		return err
+	}
+	if err := tx.c.run("DELETE FROM messages WHERE session_id = ?", id); err != nil {
+		return err
+	}
+	return tx.c.run("DELETE FROM sessions WHERE id = ?", id)
+}
+
+// Session returns one session.
+func (s *Store) Session(ctx context.Context, id string) (Session, error) {
+	var sess Session
+	found := false
+	err := s.read(ctx, func(c *conn) error {
+		return c.query("SELECT "+s.layout.sessionSelect()+" FROM sessions s WHERE s.id = ?", []any{id}, func(st stmtRow) error {
+			sess, found = scanSession(st, 0), true
+			return nil
+		})
+	})
+	if err != nil {
+		return sess, fmt.Errorf("get session %s: %w", id, err)
+	}
+	if !found {
+		return sess, fmt.Errorf("session %s: %w", id, ErrNotFound)
+	}
+	return sess, nil
+}
+
+// ResolveSessionID returns the exact id, else the single id starting with prefix.
+func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, error) {
+	var ids []string
+	err := s.read(ctx, func(c *conn) error {
+		if _, ok, err := c.scalarText("SELECT id FROM sessions WHERE id = ?", prefix); err != nil || ok {
+			if ok {
+				ids = []string{prefix}
+			}
+			return err
+		}
+		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2", []any{escapeLike(prefix) + "%"}, func(st stmtRow) error {
+			ids = append(ids, st.ColumnText(0))
+			return nil
+		})
+	})
+	switch {
+	case err != nil:
+		return "", err
+	case len(ids) == 0:
+		return "", fmt.Errorf("session %q: %w", prefix, ErrNotFound)
+	case len(ids) > 1:
+		return "", fmt.Errorf("session id prefix %q is ambiguous", prefix)
+	}
+	return ids[0], nil
+}
+
+// SessionByTitle finds a session by exact title, case-insensitively.
+func (s *Store) SessionByTitle(ctx context.Context, title string) (Session, error) {
+	if !s.layout.sessionCols["title"] || strings.TrimSpace(title) == "" {
+		return Session{}, ErrNotFound
+	}
+	var sess Session
+	found := false
+	err := s.read(ctx, func(c *conn) error {
+		return c.query("SELECT "+s.layout.sessionSelect()+" FROM sessions s WHERE s.title = ? COLLATE NOCASE ORDER BY s.started_at DESC LIMIT 1",
+			[]any{strings.TrimSpace(title)}, func(st stmtRow) error {
+				sess, found = scanSession(st, 0), true
+				return nil
+			})
+	})
+	if err != nil {
+		return sess, err
+	}
+	if !found {
+		return sess, ErrNotFound
+	}
+	return sess, nil
+}
+
+// ListOptions filters and pages RecentSessions.
+type ListOptions struct {
+	Limit, Offset   int
+	Sources         []string
+	ExcludeSources  []string
+	Since, Until    time.Time // on started_at
+	IncludeChildren bool      // include delegated/compressed children
+}
+
+// RecentSessions lists sessions newest first with a preview of the first user
+// message and the last activity time; it reads no other message bodies.
+func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSummary, error) {
+	if o.Limit <= 0 {
+		o.Limit = 20
+	}
+	var where []string
+	var args []any
+	if !o.IncludeChildren {
+		where = append(where, "s.parent_session_id IS NULL")
+	}
+	if s.layout.sessionCols["archived"] {
+		where = append(where, "COALESCE(s.archived, 0) = 0")
+	}
+	where, args = inClause(where, args, "s.source IN", o.Sources)
+	where, args = inClause(where, args, "s.source NOT IN", o.ExcludeSources)
+	if !o.Since.IsZero() {
+		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
+	}
+	if !o.Until.IsZero() {
+		where, args = append(where, "s.started_at < ?"), append(args, o.Until)
+	}
+	cond := "1"
+	if len(where) > 0 {
+		cond = strings.Join(where, " AND ")
+	}
+	vis := s.layout.visibleMessage()
+	q := "SELECT " + s.layout.sessionSelect() + `,
+		COALESCE((SELECT substr(m.content, 1, 200) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'
+			AND m.content IS NOT NULL AND m.content <> '' AND ` + vis + ` ORDER BY m.id LIMIT 1), ''),
+		COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)
+		FROM sessions s WHERE ` + cond + ` ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`
+	args = append(args, o.Limit, o.Offset)
+	var out []SessionSummary
+	err := s.read(ctx, func(c *conn) error {
+		return c.query(q, args, func(st stmtRow) error {
+			out = append(out, SessionSummary{
+				Session:    scanSession(st, 0),
+				Preview:    preview(decodeContent(st.ColumnText(sessionColumns)), 60),
+				LastActive: fromEpoch(st.ColumnFloat(sessionColumns + 1)),
+			})
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("list sessions: %w", err)
+	}
+	return out, nil
+}
+
+// preview collapses whitespace and cuts to n characters plus "...", as Hermes does.
+func preview(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n]) + "..."
+	}
+	return s
+}
+
+// RootSession walks parent_session_id to the root of the lineage, whatever
+// the edge type (delegation, compression, branch), guarding against cycles.
+func (s *Store) RootSession(ctx context.Context, id string) (string, error) {
+	cur := id
+	seen := map[string]bool{}
+	err := s.read(ctx, func(c *conn) error {
+		for hops := 0; hops < 100 && !seen[cur]; hops++ {
+			seen[cur] = true
+			parent, ok, err := c.scalarText("SELECT COALESCE(parent_session_id, '') FROM sessions WHERE id = ?", cur)
+			if err != nil {
+				return err
+			}
+			if !ok || parent == "" {
+				return nil
+			}
+			if _, exists, err := c.scalarText("SELECT id FROM sessions WHERE id = ?", parent); err != nil || !exists {
+				return err // a dangling parent: the child is the root we can show
+			}
+			cur = parent
+		}
+		return nil
+	})
+	return cur, err
+}
+
+// Children lists the sessions whose parent is id.
+func (s *Store) Children(ctx context.Context, id string) ([]string, error) {
+	var out []string
+	err := s.read(ctx, func(c *conn) error {
+		return c.query("SELECT id FROM sessions WHERE parent_session_id = ? ORDER BY started_at, id", []any{id}, func(st stmtRow) error {
+			out = append(out, st.ColumnText(0))
+			return nil
+		})
+	})
+	return out, err
+}
+
+// inClause appends "expr (?,?,...)" for a non-empty list.
+func inClause(where []string, args []any, expr string, vals []string) ([]string, []any) {
+	if len(vals) == 0 {
+		return where, args
+	}
+	ph := strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")
+	where = append(where, expr+" ("+ph+")")
+	for _, v := range vals {
+		args = append(args, v)
+	}
+	return where, args
+}
+
+func escapeLike(s string) string {
+	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
+	return r.Replace(s)
+}

@@ -1,0 +1,107 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"os"
+)
+
+// Stats describes a database for `recall stats`.
+type Stats struct {
+	Path           string           `json:"path"`
+	SchemaVersion  int              `json:"schema_version"`
+	RecallVersion  int              `json:"recall_schema_version"`
+	ReadOnly       bool             `json:"read_only"`
+	RecallCreated  bool             `json:"recall_created"`
+	Sessions       int64            `json:"sessions"`
+	Messages       int64            `json:"messages"`
+	Sources        map[string]int64 `json:"sources"`
+	FileBytes      int64            `json:"file_bytes"`
+	WALBytes       int64            `json:"wal_bytes"`
+	IndexBytes     map[string]int64 `json:"index_bytes"` // per FTS table, from dbstat
+	SQLiteVersion  string           `json:"sqlite_version"`
+	Backend        string           `json:"backend"`
+	Layout         string           `json:"fts_layout"`
+	PendingCJKRows int64            `json:"pending_cjk_rows"`
+}
+
+// Backend names the SQLite engine in use.
+const Backend = "github.com/ncruces/go-sqlite3 v0.32.0 (SQLite compiled to WebAssembly, run by wazero; no cgo)"
+
+// Stats counts rows and measures the file and its indexes.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	st := Stats{Path: s.path, SchemaVersion: s.layout.schemaVersion, ReadOnly: s.readOnly, RecallCreated: s.layout.recallCreated,
+		Sources: map[string]int64{}, IndexBytes: map[string]int64{}, Backend: Backend, Layout: s.layout.describe()}
+	if fi, err := os.Stat(s.path); err == nil {
+		st.FileBytes = fi.Size()
+	}
+	if fi, err := os.Stat(s.path + "-wal"); err == nil {
+		st.WALBytes = fi.Size()
+	}
+	err := s.read(ctx, func(c *conn) error {
+		var err error
+		if st.SQLiteVersion, _, err = c.scalarText("SELECT sqlite_version()"); err != nil {
+			return err
+		}
+		if st.RecallVersion, err = recallVersion(c); err != nil {
+			return err
+		}
+		if st.Sessions, _, err = c.scalarInt("SELECT count(*) FROM sessions"); err != nil {
+			return err
+		}
+		if st.Messages, _, err = c.scalarInt("SELECT count(*) FROM messages"); err != nil {
+			return err
+		}
+		if err := c.query("SELECT source, count(*) FROM sessions GROUP BY source ORDER BY 2 DESC", nil, func(r stmtRow) error {
+			st.Sources[r.ColumnText(0)] = r.ColumnInt64(1)
+			return nil
+		}); err != nil {
+			return err
+		}
+		if s.layout.hasCJK {
+			if st.PendingCJKRows, _, err = c.scalarInt("SELECT count(*) FROM recall_cjk_pending"); err != nil {
+				return err
+			}
+		}
+		// dbstat is compiled into this SQLite build; shadow tables are named <table>_data etc.
+		return c.query(`SELECT CASE WHEN name LIKE 'messages_fts_trigram%' THEN 'messages_fts_trigram'
+				WHEN name LIKE 'messages_fts%' THEN 'messages_fts' WHEN name LIKE 'recall_fts_cjk%' THEN 'recall_fts_cjk'
+				ELSE 'tables_and_other_indexes' END, SUM(pgsize) FROM dbstat GROUP BY 1`, nil, func(r stmtRow) error {
+			st.IndexBytes[r.ColumnText(0)] = r.ColumnInt64(1)
+			return nil
+		})
+	})
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", err)
+	}
+	return st, nil
+}
+
+func (l layout) describe() string {
+	switch {
+	case !l.hasFTS:
+		return "no FTS5 index (LIKE scans)"
+	case l.ftsMultiCol:
+		return "hermes v23+ external-content FTS over views"
+	case l.hasCJK:
+		return "recall: inline FTS5 (unicode61 + trigram) + short-CJK bigram index"
+	case l.schemaVersion >= 11:
+		return "hermes v11+ inline FTS5"
+	default:
+		return "hermes legacy external-content FTS5"
+	}
+}
+
+// ChangeToken changes whenever messages or sessions change, so a TUI can
+// refresh when another process (an import, an agent) wrote.
+func (s *Store) ChangeToken(ctx context.Context) (string, error) {
+	var tok string
+	err := s.read(ctx, func(c *conn) error {
+		return c.query("SELECT (SELECT COALESCE(MAX(id), 0) FROM messages), (SELECT count(*) FROM sessions), (SELECT COALESCE(SUM(message_count), 0) FROM sessions)",
+			nil, func(r stmtRow) error {
+				tok = fmt.Sprintf("%d/%d/%d", r.ColumnInt64(0), r.ColumnInt64(1), r.ColumnInt64(2))
+				return nil
+			})
+	})
+	return tok, err
+}

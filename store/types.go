@@ -1,0 +1,136 @@
+package store
+
+import "time"
+
+// Session is one conversation with an agent: a row of Hermes's sessions table,
+// reduced to the columns recall reads and writes.
+type Session struct {
+	ID               string
+	Source           string // hermes source name: cli, telegram, claude-code, codex, gemini-cli, ...
+	Model            string
+	ModelConfig      string // JSON text, Hermes lineage markers live here
+	Title            string
+	ParentID         string // parent_session_id: delegation, compression or branch parent
+	StartedAt        time.Time
+	EndedAt          time.Time // zero while the session is live
+	EndReason        string
+	MessageCount     int
+	ToolCallCount    int
+	InputTokens      int64
+	OutputTokens     int64
+	CacheReadTokens  int64
+	CacheWriteTokens int64
+	ReasoningTokens  int64
+	EstimatedCostUSD float64
+	ActualCostUSD    float64 // 0 when unknown
+	Cwd              string
+	GitBranch        string
+	Archived         bool
+}
+
+// Message is one row of the messages table. Timestamps are stored as REAL
+// Unix seconds, as Hermes does; ordering inside a session is always by ID.
+type Message struct {
+	ID           int64
+	SessionID    string
+	Role         string // user, assistant, tool, system
+	Content      string
+	ToolCallID   string
+	ToolCalls    string // JSON list as text, as Hermes stores it
+	ToolName     string
+	Timestamp    time.Time
+	TokenCount   int
+	FinishReason string
+	Reasoning    string
+	// SourceKey, when set, identifies the message in the source it was imported
+	// from; a second insert with the same key is skipped (idempotent imports).
+	SourceKey string
+}
+
+// SessionSummary is a session row for lists: what the browse mode shows,
+// without reading message bodies beyond a short preview.
+type SessionSummary struct {
+	Session
+	Preview    string    // first user message, whitespace collapsed, at most 60 chars + "..."
+	LastActive time.Time // newest message timestamp, else StartedAt
+}
+
+// Index names the path that served a search.
+type Index string
+
+// The search paths. Every SearchResult says which one served it.
+const (
+	IndexUnicode61 Index = "unicode61" // messages_fts
+	IndexTrigram   Index = "trigram"   // messages_fts_trigram
+	IndexCJK       Index = "cjk"       // recall_fts_cjk: bigrams for 1-2 character CJK terms
+	IndexLike      Index = "like"      // LIKE scan, the last resort
+	IndexNone      Index = "none"      // nothing to search (empty query after sanitising)
+)
+
+// Phase says how much ranking work a search does.
+type Phase uint8
+
+const (
+	// PhaseFinal returns bm25-ranked hits (over a bounded, newest-first candidate set for broad queries).
+	PhaseFinal Phase = iota
+	// PhaseFirst returns the newest matching hits at once, for the first paint while typing.
+	PhaseFirst
+)
+
+// SearchFilter narrows and pages a message search.
+type SearchFilter struct {
+	Roles             []string  // only these roles; empty means all
+	Sources           []string  // only these sources; empty means all
+	ExcludeSources    []string  // never these sources
+	ExcludeSessionIDs []string  // e.g. the current session
+	Since, Until      time.Time // zero means unbounded; compared with the message timestamp
+	Limit, Offset     int       // Limit 0 means 50
+	Phase             Phase
+	// Typing marks as-you-type input: the last bare term is treated as a prefix.
+	Typing bool
+}
+
+// Hit is one matching message joined with its session's metadata. It carries a
+// snippet with the matched terms marked, never the whole content.
+type Hit struct {
+	MessageID      int64
+	SessionID      string
+	Role           string
+	Snippet        string // matched terms wrapped in HighlightStart/HighlightEnd
+	Timestamp      time.Time
+	ToolName       string
+	Source         string
+	Model          string
+	SessionTitle   string
+	SessionStarted time.Time
+	ParentID       string
+	Rank           float64 // bm25 rank (lower is better); 0 on recency-ordered paths
+	Index          Index
+}
+
+// Snippet markers: private-use runes that cannot be typed by a user and are
+// stripped from content before indexing, so they never collide with text.
+const (
+	HighlightStart = "\ue000"
+	HighlightEnd   = "\ue001"
+)
+
+// SearchResult is the answer to one SearchMessages call.
+type SearchResult struct {
+	Hits     []Hit
+	Index    Index         // the path that served the query
+	Query    string        // the FTS5 expression actually run (after sanitising)
+	Elapsed  time.Duration // time spent in the store
+	Complete bool          // false when ranking ran over a bounded candidate set
+}
+
+// ImportFile is what an importer remembers about one source file between runs.
+type ImportFile struct {
+	Path     string
+	Source   string
+	Size     int64
+	ModTime  time.Time
+	Offset   int64  // bytes consumed so far (complete lines only)
+	State    string // importer-private JSON (e.g. last record id, merge state)
+	Sessions string // space-separated session ids the file produced
+}
