@@ -13,6 +13,12 @@ import (
 // keeps ID 0. Session counters are refreshed when the transaction ends.
 func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 	inserted := 0
+	bulk := len(msgs) >= bulkMin && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS
+	if bulk {
+		if err := tx.beginBulk(); err != nil {
+			return 0, fmt.Errorf("insert messages: %w", err)
+		}
+	}
 	for i := range msgs {
 		m := &msgs[i]
 		if m.SessionID == "" {
@@ -35,14 +41,20 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		if ts.IsZero() {
 			ts = now()
 		}
+		content := cleanContent(m.Content)
 		err := tx.c.run(`INSERT INTO messages(session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp,
 				token_count, finish_reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.SessionID, m.Role, cleanContent(m.Content), nullString(m.ToolCallID), nullString(m.ToolCalls),
+			m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
 			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning))
 		if err != nil {
 			return inserted, fmt.Errorf("insert message in %s: %w", m.SessionID, err)
 		}
 		m.ID = tx.c.db.LastInsertRowID()
+		if bulk {
+			if err := tx.indexDirect(m, content); err != nil {
+				return inserted, fmt.Errorf("index message %d: %w", m.ID, err)
+			}
+		}
 		if key != "" {
 			if err := tx.c.run("INSERT INTO recall_message_keys(key, message_id) VALUES (?, ?)", key, m.ID); err != nil {
 				return inserted, err

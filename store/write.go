@@ -28,6 +28,8 @@ type Tx struct {
 	dirty map[string]bool // sessions whose counters need refreshing
 	// pendingParents is set when a child was written before its parent.
 	pendingParents bool
+	// bulkTriggers holds the insert triggers' SQL while the bulk path has them dropped.
+	bulkTriggers map[string]string
 }
 
 // Write runs fn in one IMMEDIATE transaction, retrying it on SQLITE_BUSY or
@@ -91,6 +93,11 @@ func (s *Store) writeOnce(c *conn, fn func(tx *Tx) error) (err error) {
 // finish refreshes session counters and indexes queued CJK rows, inside the
 // same transaction as the writes that caused them.
 func (tx *Tx) finish() error {
+	if tx.bulkTriggers != nil {
+		if err := tx.endBulk(); err != nil {
+			return err
+		}
+	}
 	if tx.pendingParents {
 		if err := linkPendingParents(tx.c); err != nil {
 			return fmt.Errorf("link parent sessions: %w", err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"time"
 
@@ -169,3 +170,67 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 	return nil
 }
 
+// ImportWhole brings a file that is only ever read in full up to date: a
+// compressed stream, a whole-file JSON document (open converts it to
+// lines), or a log whose later lines rewrite earlier ones. Any change to the
+// file re-imports it cleanly in one transaction.
+func ImportWhole(ctx context.Context, st *store.Store, source, path string, open func() (io.ReadCloser, error), newParser func() LineParser) (Report, error) {
+	var rep Report
+	err := st.Write(ctx, func(tx *store.Tx) error {
+		rep = Report{}
+		p, err := PlanFile(tx, source, path, true)
+		if err != nil {
+			return err
+		}
+		if p.Unchanged {
+			rep.Unchanged = 1
+			return nil
+		}
+		p.Full = true
+		t0 := time.Now()
+		rc, err := open()
+		if err != nil {
+			return err
+		}
+		defer rc.Close()
+		parser := newParser()
+		var r Report
+		t := &Tally{rep: &r, file: path}
+		lr := lines.NewReader(rc, 0, 0)
+		var off int64
+		line := 0
+		for lr.Next() {
+			l := lr.Line()
+			if l.No%4096 == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			off, line = l.End, l.No
+			if lines.Blank(l.Text) {
+				continue
+			}
+			t.Line = l.No
+			if err := parser.Line(l.Text, t); err != nil {
+				return fmt.Errorf("%s:%d: %w", path, l.No, err)
+			}
+		}
+		if err := lr.Err(); err != nil {
+			return fmt.Errorf("read %s: %w", path, err)
+		}
+		res := parser.Result()
+		t1 := time.Now()
+		n, err := Commit(tx, p, Batch{
+			Sessions: res.Sessions, Overwrite: res.Overwrite, Messages: res.Messages,
+			Cursor: Cursor{Offset: off, Line: line},
+		})
+		if err != nil {
+			return err
+		}
+		r.Files, r.Messages, r.Sessions = 1, n, len(res.Sessions)
+		r.ParseTime, r.WriteTime = t1.Sub(t0), time.Since(t1)
+		rep = r
+		return nil
+	})
+	return rep, err
+}

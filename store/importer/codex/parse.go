@@ -1,0 +1,419 @@
+package codex
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/textutil"
+)
+
+// line is one rollout line: {"timestamp", "type", "payload"}.
+type line struct {
+	Timestamp string          `json:"timestamp"`
+	Type      string          `json:"type"`
+	Payload   json.RawMessage `json:"payload"`
+}
+
+// meta is the session_meta payload (SessionMeta flattened with git).
+type meta struct {
+	ID           string          `json:"id"`
+	ForkedFromID string          `json:"forked_from_id"`
+	Timestamp    string          `json:"timestamp"`
+	Cwd          string          `json:"cwd"`
+	Originator   string          `json:"originator"`
+	Source       json.RawMessage `json:"source"`
+	Model        string          `json:"model"`
+	Git          *struct {
+		Branch string `json:"branch"`
+	} `json:"git"`
+}
+
+// item is a response_item payload (the union of the kinds recall reads).
+type item struct {
+	Type      string          `json:"type"`
+	Role      string          `json:"role"`
+	Content   json.RawMessage `json:"content"`
+	Summary   []textPart      `json:"summary"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+	Input     json.RawMessage `json:"input"`
+	Action    json.RawMessage `json:"action"`
+	CallID    string          `json:"call_id"`
+	Output    json.RawMessage `json:"output"`
+}
+
+type textPart struct {
+	Type string `json:"type"`
+	Text string `json:"text"`
+}
+
+// event is an event_msg payload.
+type event struct {
+	Type    string `json:"type"`
+	Message string `json:"message"`
+	Info    *struct {
+		Total struct {
+			Input     int64 `json:"input_tokens"`
+			Cached    int64 `json:"cached_input_tokens"`
+			Output    int64 `json:"output_tokens"`
+			Reasoning int64 `json:"reasoning_output_tokens"`
+		} `json:"total_token_usage"`
+	} `json:"info"`
+}
+
+// state is saved with the cursor so a grown rollout continues.
+type state struct {
+	Session store.Session     `json:"s"`
+	Tools   map[string]string `json:"tools,omitempty"` // call_id -> tool name, awaiting output
+	// Recent are hashes of the last user and assistant texts: the same words
+	// arrive both as a response_item and as an event_msg, and are kept once.
+	Recent []string `json:"recent,omitempty"`
+	// Reasoning waits for the assistant message it belongs to.
+	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// parser reads one Codex rollout.
+type parser struct {
+	file string
+	st   state
+	msgs []store.Message
+}
+
+func newParser(file string) *parser {
+	return &parser{file: file, st: state{Tools: map[string]string{}}}
+}
+
+// Restore loads the state saved at the cursor.
+func (p *parser) Restore(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	if err := json.Unmarshal(raw, &p.st); err != nil {
+		return err
+	}
+	if p.st.Tools == nil {
+		p.st.Tools = map[string]string{}
+	}
+	return nil
+}
+
+// idFromName takes the conversation id from rollout-<date>-<uuid>.jsonl.
+var idFromName = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)
+
+func (p *parser) ensureSession(ts time.Time) {
+	s := &p.st.Session
+	if s.ID == "" {
+		if m := idFromName.FindAllString(filepath.Base(p.file), -1); len(m) > 0 {
+			s.ID = m[len(m)-1]
+		} else {
+			s.ID = strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
+		}
+		s.Source = SourceName
+	}
+	if !ts.IsZero() {
+		if s.StartedAt.IsZero() || ts.Before(s.StartedAt) {
+			s.StartedAt = ts
+		}
+		if ts.After(s.EndedAt) {
+			s.EndedAt = ts
+		}
+	}
+}
+
+// Line parses one rollout line.
+func (p *parser) Line(text []byte, t *importer.Tally) error {
+	var l line
+	if err := json.Unmarshal(text, &l); err != nil {
+		t.Malformed("invalid JSON: %s", short(err.Error()))
+		return nil
+	}
+	var ts time.Time
+	if l.Timestamp != "" {
+		var err error
+		if ts, err = time.Parse(time.RFC3339Nano, l.Timestamp); err != nil {
+			t.Malformed("bad timestamp %q", l.Timestamp)
+			return nil
+		}
+	}
+	switch l.Type {
+	case "session_meta":
+		var m meta
+		if err := json.Unmarshal(l.Payload, &m); err != nil {
+			t.Malformed("bad session_meta: %s", short(err.Error()))
+			return nil
+		}
+		p.meta(m, ts)
+	case "response_item":
+		var it item
+		if err := json.Unmarshal(l.Payload, &it); err != nil {
+			t.Malformed("bad response_item: %s", short(err.Error()))
+			return nil
+		}
+		p.ensureSession(ts)
+		p.item(it, ts, t)
+	case "event_msg":
+		var ev event
+		if err := json.Unmarshal(l.Payload, &ev); err != nil {
+			t.Malformed("bad event_msg: %s", short(err.Error()))
+			return nil
+		}
+		p.ensureSession(ts)
+		p.event(ev, ts, t)
+	case "turn_context":
+		var tc struct {
+			Model string `json:"model"`
+			Cwd   string `json:"cwd"`
+		}
+		if err := json.Unmarshal(l.Payload, &tc); err != nil {
+			t.Malformed("bad turn_context: %s", short(err.Error()))
+			return nil
+		}
+		p.ensureSession(ts)
+		if tc.Model != "" {
+			p.st.Session.Model = tc.Model
+		}
+		if p.st.Session.Cwd == "" {
+			p.st.Session.Cwd = tc.Cwd
+		}
+	case "":
+		t.Malformed("line without a type")
+	default:
+		t.Skip() // compacted, ghost_snapshot, rollout_reference, newer kinds
+	}
+	return nil
+}
+
+func (p *parser) meta(m meta, ts time.Time) {
+	s := &p.st.Session
+	if m.ID != "" && s.ID == "" {
+		s.ID = m.ID
+		s.Source = SourceName
+	}
+	if mt, err := time.Parse(time.RFC3339Nano, m.Timestamp); err == nil {
+		ts = mt
+	}
+	p.ensureSession(ts)
+	if s.Cwd == "" {
+		s.Cwd = m.Cwd
+	}
+	if m.Git != nil && s.GitBranch == "" {
+		s.GitBranch = m.Git.Branch
+	}
+	if m.Model != "" && s.Model == "" {
+		s.Model = m.Model
+	}
+	parent := m.ForkedFromID
+	marker := "_branched_from"
+	var src struct {
+		Subagent *struct {
+			ThreadSpawn *struct {
+				ParentThreadID string `json:"parent_thread_id"`
+			} `json:"thread_spawn"`
+		} `json:"subagent"`
+	}
+	if len(m.Source) > 0 && m.Source[0] == '{' && json.Unmarshal(m.Source, &src) == nil &&
+		src.Subagent != nil && src.Subagent.ThreadSpawn != nil && src.Subagent.ThreadSpawn.ParentThreadID != "" {
+		parent = src.Subagent.ThreadSpawn.ParentThreadID
+		marker = "_delegate_from"
+	}
+	if parent != "" && parent != s.ID && s.ParentID == "" {
+		s.ParentID = parent
+		raw, _ := json.Marshal(map[string]string{marker: parent})
+		s.ModelConfig = string(raw)
+	}
+}
+
+// userPrefix is Codex's USER_MESSAGE_BEGIN marker, stripped as its own search does.
+const userPrefix = "## My request for Codex:"
+
+// injected reports text Codex adds to the user's turn itself: AGENTS.md,
+// <environment_context>, <user_instructions> and similar tagged blocks.
+var injectedTag = regexp.MustCompile(`^<([a-z_ ]+)[^>]*>[\s\S]*</([a-z_ ]+)>$`)
+
+func injected(s string) bool {
+	s = strings.TrimSpace(s)
+	return strings.HasPrefix(s, "# AGENTS.md") || strings.HasPrefix(s, "<INSTRUCTIONS>") || injectedTag.MatchString(s)
+}
+
+func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
+	switch it.Type {
+	case "message":
+		var parts []textPart
+		if len(it.Content) > 0 && it.Content[0] == '[' {
+			_ = json.Unmarshal(it.Content, &parts)
+		}
+		var texts []string
+		for _, pt := range parts {
+			switch {
+			case pt.Text != "":
+				texts = append(texts, pt.Text)
+			case strings.Contains(pt.Type, "image"):
+				texts = append(texts, "[image]")
+			}
+		}
+		text := strings.Join(texts, "\n\n")
+		switch it.Role {
+		case "user":
+			if injected(text) {
+				t.Skip()
+				return
+			}
+			p.text("user", text, ts, t)
+		case "assistant":
+			p.text("assistant", text, ts, t)
+		default:
+			t.Skip() // developer and system instructions
+		}
+	case "reasoning":
+		var texts []string
+		for _, s := range it.Summary {
+			if s.Text != "" {
+				texts = append(texts, s.Text)
+			}
+		}
+		p.st.Reasoning = textutil.Join("\n\n", p.st.Reasoning, strings.Join(texts, "\n\n"))
+	case "function_call", "custom_tool_call", "local_shell_call":
+		name, args := it.Name, it.Arguments
+		switch it.Type {
+		case "custom_tool_call":
+			args = it.Input
+		case "local_shell_call":
+			if name == "" {
+				name = "local_shell"
+			}
+			args = it.Action
+		}
+		p.st.Tools[it.CallID] = name
+		call := textutil.NewToolCall(it.CallID, name, args)
+		p.add(store.Message{
+			Role: "assistant", ToolCalls: textutil.ToolCallsJSON([]textutil.ToolCall{call}),
+			Timestamp: ts, Reasoning: p.takeReasoning(), FinishReason: "tool_calls",
+		}, t)
+	case "function_call_output", "custom_tool_call_output":
+		name := p.st.Tools[it.CallID]
+		delete(p.st.Tools, it.CallID)
+		p.add(store.Message{Role: "tool", Content: outputText(it.Output), ToolCallID: it.CallID, ToolName: name, Timestamp: ts}, t)
+	default:
+		t.Skip() // web_search_call, image_generation_call, compaction, ghost_snapshot, other
+	}
+}
+
+func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
+	switch ev.Type {
+	case "user_message":
+		p.text("user", strings.TrimSpace(strings.TrimPrefix(ev.Message, userPrefix)), ts, t)
+	case "agent_message":
+		p.text("assistant", ev.Message, ts, t)
+	case "token_count":
+		if ev.Info != nil {
+			s := &p.st.Session
+			tot := ev.Info.Total
+			s.InputTokens, s.CacheReadTokens = tot.Input, tot.Cached
+			s.OutputTokens, s.ReasoningTokens = tot.Output, tot.Reasoning
+		}
+	default:
+		t.Skip() // reasoning deltas, turn markers, exec events
+	}
+}
+
+// text adds a user or assistant message unless the same words were just
+// added from the other record kind.
+func (p *parser) text(role, text string, ts time.Time, t *importer.Tally) {
+	if strings.TrimSpace(text) == "" {
+		t.Skip()
+		return
+	}
+	sum := sha256.Sum256([]byte(role + "\x00" + strings.TrimSpace(text)))
+	h := hex.EncodeToString(sum[:8])
+	for _, r := range p.st.Recent {
+		if r == h {
+			return
+		}
+	}
+	p.st.Recent = append(p.st.Recent, h)
+	if len(p.st.Recent) > 16 {
+		p.st.Recent = p.st.Recent[len(p.st.Recent)-16:]
+	}
+	m := store.Message{Role: role, Content: text, Timestamp: ts}
+	if role == "assistant" {
+		m.Reasoning = p.takeReasoning()
+	}
+	p.add(m, t)
+}
+
+func (p *parser) takeReasoning() string {
+	r := p.st.Reasoning
+	p.st.Reasoning = ""
+	return r
+}
+
+func (p *parser) add(m store.Message, t *importer.Tally) {
+	m.SessionID = p.st.Session.ID
+	m.SourceKey = "codex:" + strconv.Itoa(t.Line) + ":" + strconv.Itoa(p.lineSeq(t.Line))
+	if m.Timestamp.IsZero() {
+		m.Timestamp = p.st.Session.EndedAt
+	}
+	p.msgs = append(p.msgs, m)
+}
+
+// lineSeq numbers the messages one line produced (a legacy line can
+// produce several).
+func (p *parser) lineSeq(line int) int {
+	n := 0
+	for i := len(p.msgs) - 1; i >= 0; i-- {
+		if !strings.HasPrefix(p.msgs[i].SourceKey, "codex:"+strconv.Itoa(line)+":") {
+			break
+		}
+		n++
+	}
+	return n
+}
+
+// outputText unwraps function output: a plain string, a JSON-encoded
+// {"output": ...} envelope, or content parts.
+func outputText(raw json.RawMessage) string {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		var env struct {
+			Output *string `json:"output"`
+		}
+		if strings.HasPrefix(strings.TrimSpace(s), "{") && json.Unmarshal([]byte(s), &env) == nil && env.Output != nil {
+			return *env.Output
+		}
+		return s
+	}
+	var env struct {
+		Content json.RawMessage `json:"content"`
+	}
+	if json.Unmarshal(raw, &env) == nil && len(env.Content) > 0 {
+		return textutil.FlattenParts(env.Content)
+	}
+	return textutil.FlattenParts(raw)
+}
+
+// Result returns the session with its current metadata and the messages.
+func (p *parser) Result() importer.Result {
+	var sessions []store.Session
+	if p.st.Session.ID != "" {
+		sessions = []store.Session{p.st.Session}
+	}
+	for i := range p.msgs {
+		p.msgs[i].SessionID = p.st.Session.ID
+	}
+	return importer.Result{Sessions: sessions, Overwrite: true, Messages: p.msgs, State: &p.st}
+}
+
+func short(s string) string {
+	if len(s) > 80 {
+		return s[:80] + "..."
+	}
+	return s
+}
