@@ -79,7 +79,9 @@ func isBareRune(r rune) bool {
 }
 
 // isJoiner is a character that glues a compound term (chat-send, P2.2, a.b_c, c++).
-func isJoiner(r rune) bool { return r == '-' || r == '.' || r == '_' || r == '+' || r == '#' || r == '/' || r == '@' }
+func isJoiner(r rune) bool {
+	return r == '-' || r == '.' || r == '_' || r == '+' || r == '#' || r == '/' || r == '@'
+}
 
 func lex(s string, columns []string) []qtok {
 	var out []qtok

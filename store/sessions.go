@@ -184,7 +184,6 @@ func sanitizeTitle(t string) string {
 	return t
 }
 
-
 func nullFloat(f float64) any {
 	if f == 0 {
 		return nil

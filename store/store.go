@@ -20,7 +20,6 @@ import (
 	"os"
 	"sync"
 	"time"
-
 )
 
 // ErrNotFound is returned when a session (or other row) does not exist.

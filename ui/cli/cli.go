@@ -202,3 +202,10 @@ func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "\nWith no command, recall opens the terminal UI. 'recall demo' tries it on an embedded demo history.")
 	fmt.Fprintln(w, "The database is --db, else $RECALL_DB, else $XDG_DATA_HOME/recall/state.db.")
 }
+
+// openForRead opens the database for a read-only command: recall's own
+// default database is created (empty) on first use so that a fresh install
+// answers with "no results" rather than an error; an explicit --db path must exist.
+func (env *Env) openForRead() (*store.Store, error) {
+	return env.Open(store.Options{Create: !env.DBExplicit})
+}

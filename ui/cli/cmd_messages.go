@@ -1,0 +1,90 @@
+package cli
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/recall-dev/recall/store"
+)
+
+func init() {
+	register(&Command{
+		Name:    "messages",
+		Usage:   "recall messages [--role R,..] [--exclude-source S,..] [--source S,..] [--limit N] [--offset N] [--newest] [--json] QUERY",
+		Summary: "message-level full-text hits (bm25-ranked), with highlighted snippets",
+		Run:     runMessages,
+	})
+}
+
+type hitJSON struct {
+	ID             int64   `json:"id"`
+	SessionID      string  `json:"session_id"`
+	Role           string  `json:"role"`
+	Snippet        string  `json:"snippet"`
+	Timestamp      string  `json:"timestamp"`
+	ToolName       string  `json:"tool_name,omitempty"`
+	Source         string  `json:"source"`
+	Model          string  `json:"model"`
+	Title          string  `json:"title,omitempty"`
+	SessionStarted string  `json:"session_started"`
+	Rank           float64 `json:"rank"`
+	Index          string  `json:"index"`
+}
+
+func runMessages(env *Env, args []string) error {
+	c := commands["messages"]
+	fs := newFlags(c, env)
+	role := fs.String("role", "", "only these roles (comma-separated: user,assistant,tool)")
+	exclude := fs.String("exclude-source", "", "skip sessions from these sources (comma-separated)")
+	source := fs.String("source", "", "only sessions from these sources (comma-separated)")
+	limit := fs.Int("limit", 20, "number of hits")
+	offset := fs.Int("offset", 0, "skip this many hits")
+	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	query := strings.Join(fs.Args(), " ")
+	if strings.TrimSpace(query) == "" {
+		return usageError("a QUERY is required (see 'recall messages -h')")
+	}
+	if *limit < 1 || *limit > 1000 {
+		return usageError("--limit must be between 1 and 1000, got %d", *limit)
+	}
+	if *offset < 0 {
+		return usageError("--offset must not be negative, got %d", *offset)
+	}
+	st, err := env.openForRead()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	f := store.SearchFilter{Roles: splitList(*role), ExcludeSources: splitList(*exclude), Sources: splitList(*source),
+		Limit: *limit, Offset: *offset}
+	if *newest {
+		f.Phase = store.PhaseFirst
+	}
+	res, err := st.SearchMessages(env.Ctx, query, f)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		out := make([]hitJSON, 0, len(res.Hits))
+		for _, h := range res.Hits {
+			out = append(out, hitJSON{ID: h.MessageID, SessionID: h.SessionID, Role: h.Role, Snippet: snippetText(h.Snippet, false),
+				Timestamp: isoTime(h.Timestamp), ToolName: h.ToolName, Source: h.Source, Model: h.Model, Title: h.SessionTitle,
+				SessionStarted: isoTime(h.SessionStarted), Rank: h.Rank, Index: string(h.Index)})
+		}
+		return printJSON(env.Stdout, out)
+	}
+	for _, h := range res.Hits {
+		title := h.SessionTitle
+		if title == "" {
+			title = h.SessionID
+		}
+		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), h.Role, h.Source,
+			safeText(title), snippetText(strings.ReplaceAll(h.Snippet, "\n", " "), env.StdoutIsTerminal))
+	}
+	fmt.Fprintf(env.Stderr, "%d hits · index %s · %.1f ms\n", len(res.Hits), res.Index, float64(res.Elapsed.Microseconds())/1000)
+	return nil
+}

@@ -1,0 +1,69 @@
+package cli
+
+import (
+	"fmt"
+	"sort"
+)
+
+func init() {
+	register(&Command{
+		Name:    "stats",
+		Usage:   "recall stats [--json]",
+		Summary: "schema version, counts, database and index sizes, SQLite version and backend",
+		Run:     runStats,
+	})
+}
+
+func runStats(env *Env, args []string) error {
+	c := commands["stats"]
+	fs := newFlags(c, env)
+	asJSON := fs.Bool("json", false, "print JSON")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	st, err := env.openForRead()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	s, err := st.Stats(env.Ctx)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return printJSON(env.Stdout, s)
+	}
+	w := env.Stdout
+	fmt.Fprintf(w, "database        %s%s\n", s.Path, map[bool]string{true: " (read-only)", false: ""}[s.ReadOnly])
+	fmt.Fprintf(w, "schema version  %d (Hermes) · recall %d · %s\n", s.SchemaVersion, s.RecallVersion, s.Layout)
+	fmt.Fprintf(w, "sessions        %d\nmessages        %d\n", s.Sessions, s.Messages)
+	srcs := make([]string, 0, len(s.Sources))
+	for k := range s.Sources {
+		srcs = append(srcs, k)
+	}
+	sort.Slice(srcs, func(i, j int) bool { return s.Sources[srcs[i]] > s.Sources[srcs[j]] })
+	for _, k := range srcs {
+		fmt.Fprintf(w, "  %-14s %d sessions\n", k, s.Sources[k])
+	}
+	fmt.Fprintf(w, "file size       %s (+ WAL %s)\n", humanBytes(s.FileBytes), humanBytes(s.WALBytes))
+	for _, k := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk", "tables_and_other_indexes"} {
+		if v, ok := s.IndexBytes[k]; ok {
+			fmt.Fprintf(w, "  %-24s %s\n", k, humanBytes(v))
+		}
+	}
+	fmt.Fprintf(w, "sqlite          %s\nbackend         %s\n", s.SQLiteVersion, s.Backend)
+	return nil
+}
+
+func humanBytes(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	div, exp := int64(unit), 0
+	for m := n / unit; m >= unit; m /= unit {
+		div *= unit
+		exp++
+	}
+	return fmt.Sprintf("%.1f %ciB", float64(n)/float64(div), "KMGTPE"[exp])
+}

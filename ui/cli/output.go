@@ -1,0 +1,141 @@
+package cli
+
+import (
+	"encoding/json"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// printJSON prints v as indented JSON followed by a newline.
+func printJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// snippetText renders store highlight markers: >>> <<< in JSON and plain
+// output (as Hermes does), reverse video on a terminal.
+func snippetText(s string, terminal bool) string {
+	if terminal {
+		return strings.NewReplacer(store.HighlightStart, "\x1b[1;7m", store.HighlightEnd, "\x1b[0m").Replace(safeText(s))
+	}
+	return strings.NewReplacer(store.HighlightStart, ">>>", store.HighlightEnd, "<<<").Replace(s)
+}
+
+// safeText neutralises terminal control sequences in stored (untrusted) text
+// before it is printed to a terminal: ESC, other C0/C1 controls, CR, and bidi
+// overrides are dropped, so a transcript cannot move the cursor or hide text.
+func safeText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\t':
+			return r
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			return -1
+		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// isoTime formats a time for JSON; zero is "".
+func isoTime(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+// splitList parses "a,b,,c" into [a b c].
+func splitList(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// sessionJSON is a session as the CLI prints it.
+type sessionJSON struct {
+	ID            string  `json:"session_id"`
+	Source        string  `json:"source"`
+	Model         string  `json:"model"`
+	Title         string  `json:"title"`
+	ParentID      string  `json:"parent_session_id,omitempty"`
+	StartedAt     string  `json:"started_at"`
+	EndedAt       string  `json:"ended_at,omitempty"`
+	EndReason     string  `json:"end_reason,omitempty"`
+	MessageCount  int     `json:"message_count"`
+	ToolCallCount int     `json:"tool_call_count"`
+	InputTokens   int64   `json:"input_tokens"`
+	OutputTokens  int64   `json:"output_tokens"`
+	CostUSD       float64 `json:"estimated_cost_usd,omitempty"`
+	Cwd           string  `json:"cwd,omitempty"`
+	GitBranch     string  `json:"git_branch,omitempty"`
+}
+
+func toSessionJSON(s store.Session) sessionJSON {
+	return sessionJSON{ID: s.ID, Source: s.Source, Model: s.Model, Title: s.Title, ParentID: s.ParentID,
+		StartedAt: isoTime(s.StartedAt), EndedAt: isoTime(s.EndedAt), EndReason: s.EndReason,
+		MessageCount: s.MessageCount, ToolCallCount: s.ToolCallCount, InputTokens: s.InputTokens,
+		OutputTokens: s.OutputTokens, CostUSD: s.EstimatedCostUSD, Cwd: s.Cwd, GitBranch: s.GitBranch}
+}
+
+// messageJSON is a message as the CLI prints it.
+type messageJSON struct {
+	ID           int64           `json:"id"`
+	Role         string          `json:"role"`
+	Content      string          `json:"content"`
+	Timestamp    string          `json:"timestamp"`
+	ToolName     string          `json:"tool_name,omitempty"`
+	ToolCalls    json.RawMessage `json:"tool_calls,omitempty"`
+	ToolCallID   string          `json:"tool_call_id,omitempty"`
+	TokenCount   int             `json:"token_count,omitempty"`
+	FinishReason string          `json:"finish_reason,omitempty"`
+	Reasoning    string          `json:"reasoning,omitempty"`
+}
+
+func toMessageJSON(m store.Message) messageJSON {
+	out := messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: isoTime(m.Timestamp), ToolName: m.ToolName,
+		ToolCallID: m.ToolCallID, TokenCount: m.TokenCount, FinishReason: m.FinishReason, Reasoning: m.Reasoning}
+	if m.ToolCalls != "" {
+		if json.Valid([]byte(m.ToolCalls)) {
+			out.ToolCalls = json.RawMessage(m.ToolCalls)
+		} else {
+			b, _ := json.Marshal(m.ToolCalls)
+			out.ToolCalls = b
+		}
+	}
+	return out
+}
+
+// relTime is Hermes's _relative_time: "just now", "5m ago", "yesterday", ...
+func relTime(t time.Time, now time.Time) string {
+	if t.IsZero() {
+		return "?"
+	}
+	d := now.Sub(t)
+	switch {
+	case d < time.Minute:
+		return "just now"
+	case d < time.Hour:
+		return itoa(int(d/time.Minute)) + "m ago"
+	case d < 24*time.Hour:
+		return itoa(int(d/time.Hour)) + "h ago"
+	case d < 48*time.Hour:
+		return "yesterday"
+	case d < 7*24*time.Hour:
+		return itoa(int(d/(24*time.Hour))) + "d ago"
+	}
+	return t.Local().Format("2006-01-02")
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
