@@ -19,6 +19,9 @@ func TestLoadProbe(t *testing.T) {
 	}
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "p.db")
+	if p := os.Getenv("PROBE_DB"); p != "" {
+		path = p
+	}
 	st, err := Open(ctx, path, Options{Create: true})
 	if err != nil {
 		t.Fatal(err)
