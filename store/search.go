@@ -145,14 +145,14 @@ func cjkExpressible(q parsedQuery) bool {
 
 // plan is one FTS query: the table, its MATCH expression, how to snippet.
 type plan struct {
-	index   Index
-	table   string
-	expr    string
+	index     Index
+	table     string
+	expr      string
 	latin     string // the Latin half of a mixed CJK query, checked by LIKE on each candidate row
 	latinArgs []any
-	snippet string // SQL expression for the snippet column
-	snipArg []any  // its bound arguments (instr needle)
-	goMark  bool   // snippet is plain text: mark the terms in Go
+	snippet   string // SQL expression for the snippet column
+	snipArg   []any  // its bound arguments (instr needle)
+	goMark    bool   // snippet is plain text: mark the terms in Go
 }
 
 func (s *Store) makePlan(q parsedQuery, index Index) plan {
