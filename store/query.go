@@ -31,6 +31,7 @@ type qtok struct {
 	prefix bool   // term*
 	caret  bool   // ^term: must start the column
 	quoted bool   // came from "..." (kept as a phrase)
+	typed  bool   // prefix added because the word is still being typed (not a typed "*")
 	kids   []qtok // NEAR members
 	dist   int    // NEAR distance, 0 = default
 }
@@ -60,7 +61,7 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 	if typing && len(toks) > 0 && !endsInSpace(raw) {
 		last := &toks[len(toks)-1]
 		if last.kind == tTerm && !last.quoted && !last.prefix {
-			last.prefix = true
+			last.prefix, last.typed = true, true
 		}
 	}
 	return parsedQuery{toks: toks}

@@ -16,7 +16,7 @@ import (
 // (phrase counting plus a %_docsize lookup per row), so 1,500 candidates keep
 // the final phase near 20 ms however broad the query. Queries with fewer matches are ranked
 // over all of them. Variable so benchmarks can compare settings.
-var rankCandidates = 1500
+var rankCandidates = 1000
 
 // maxLimit bounds one page of hits.
 const maxLimit = 1000
@@ -89,6 +89,34 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 		return s.searchLike(c, q, f, "")
 	}
 	if !anyCJK {
+		if f.Typing && f.Phase == PhaseFinal && typingFragment(q) {
+			// The final phase runs once typing pauses: the word is most likely
+			// complete, and an exact word is ranked by bm25 cheaply. A fragment
+			// that is no word of its own keeps the substring hits below.
+			if res, err := s.searchFTS(c, asComplete(q), f, IndexUnicode61); err != nil || len(res.Hits) > 0 {
+				return s.supplementUnindexed(c, q, f, res, err)
+			}
+			if l.hasTrigram && allLong {
+				ff := f
+				ff.Phase = PhaseFirst
+				res, err := s.searchFTS(c, q, ff, IndexTrigram)
+				res.Complete = false
+				if err != nil || len(res.Hits) > 0 {
+					return s.supplementUnindexed(c, q, f, res, err)
+				}
+			}
+		}
+		if f.Typing && f.Phase == PhaseFirst && l.hasTrigram && allLong && typingFragment(q) {
+			// A word still being typed ("erro") is a prefix query, and FTS5
+			// materialises the merged doclist of every term with that prefix
+			// (error, errors, errorf, ...) before it returns a single row: 20-30 ms
+			// per keystroke at 200k messages, growing with the history. As a
+			// substring on the trigram index it is read lazily, newest first,
+			// like a plain term, which is also what fzf and atuin users expect.
+			if res, err := s.searchFTS(c, q, f, IndexTrigram); err != nil || len(res.Hits) > 0 {
+				return s.supplementUnindexed(c, q, f, res, err)
+			}
+		}
 		res, err := s.searchFTS(c, q, f, IndexUnicode61)
 		if err != nil || len(res.Hits) > 0 || f.Offset > 0 {
 			return s.supplementUnindexed(c, q, f, res, err)
@@ -118,6 +146,24 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 		return s.supplementPendingCJK(c, q, f, res)
 	}
 	return s.searchLike(c, q, f, "")
+}
+
+// typingFragment: the last term is a bare prefix of 4+ characters, longer
+// than the prefix indexes (1-3) cover.
+func typingFragment(q parsedQuery) bool {
+	if len(q.toks) == 0 {
+		return false
+	}
+	t := q.toks[len(q.toks)-1]
+	return t.kind == tTerm && t.typed && utf8.RuneCountInString(t.text) > 3
+}
+
+// asComplete returns q with the word being typed taken as a whole word.
+func asComplete(q parsedQuery) parsedQuery {
+	toks := append([]qtok(nil), q.toks...)
+	last := &toks[len(toks)-1]
+	last.prefix, last.typed = false, false
+	return parsedQuery{toks: toks}
 }
 
 func cjkCount(s string) int {
@@ -319,30 +365,23 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, f SearchFilter, index Index) (
 		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ? OFFSET ?"
 		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
 	} else {
-		// The bound is found on the index alone (no joins: ~1.5 ms instead of
-		// ~15 ms for 1,500 rows); when filters then leave too few hits, it is
-		// found again with the filters applied.
+		// Is the query broad? Asked of the index alone (no joins: ~0.5 ms
+		// instead of ~5 ms): a match at offset rankCandidates-1 means yes.
 		cutSQL := "SELECT rowid FROM " + p.table + " WHERE " + p.table + " MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"
 		cutArgs := []any{p.expr, rankCandidates - 1}
 		if p.latin != "" {
 			cutSQL = "SELECT " + p.table + ".rowid" + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT 1 OFFSET ?"
 			cutArgs = append(append([]any{}, condArgs...), rankCandidates-1)
 		}
-		cut, found, err := c.scalarInt(cutSQL, cutArgs...)
+		_, found, err := c.scalarInt(cutSQL, cutArgs...)
 		if err != nil {
 			return res, err
 		}
-		bound := ""
 		if found {
-			bound = " AND " + p.table + ".rowid >= ?"
-			res.Complete = false
+			return s.rankBroad(c, q, f, p, from, cond, condArgs, res)
 		}
-		q2 = "SELECT " + s.hitColumns(p.snippet, p.table+".rank") + from + cond + bound + " ORDER BY " + p.table + ".rank LIMIT ? OFFSET ?"
-		args = append(append([]any{}, p.snipArg...), condArgs...)
-		if found {
-			args = append(args, cut)
-		}
-		args = append(args, f.Limit, f.Offset)
+		q2 = "SELECT " + s.hitColumns(p.snippet, p.table+".rank") + from + cond + " ORDER BY " + p.table + ".rank LIMIT ? OFFSET ?"
+		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
 	}
 	err := c.query(q2, args, func(st stmtRow) error {
 		h := scanHit(st, index)
@@ -352,36 +391,32 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, f SearchFilter, index Index) (
 		res.Hits = append(res.Hits, h)
 		return nil
 	})
-	if err == nil && f.Phase == PhaseFinal && !res.Complete && len(res.Hits) < f.Limit && filter != s.layout.visibleMessage() && p.latin == "" {
-		// Selective filters: bound the candidates among the rows that pass them.
-		return s.searchFTSFiltered(c, q, f, p, from, cond, condArgs)
-	}
 	return res, err
 }
 
-// searchFTSFiltered ranks the newest rankCandidates rows that pass the filters.
-func (s *Store) searchFTSFiltered(c *conn, q parsedQuery, f SearchFilter, p plan, from, cond string, condArgs []any) (SearchResult, error) {
-	res := SearchResult{Index: p.index, Query: p.expr, Complete: true}
-	cut, found, err := c.scalarInt("SELECT "+p.table+".rowid"+from+cond+" ORDER BY "+p.table+".rowid DESC LIMIT 1 OFFSET ?",
-		append(append([]any{}, condArgs...), rankCandidates-1)...)
+// rankBroad ranks the newest rankCandidates rows that match and pass the
+// filters, in Go (see rank.go), and builds their snippets from the same text.
+func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p plan, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
+	res.Complete = false
+	var cands []candidate
+	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
+	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
+		cands = append(cands, candidate{hit: scanHit(st, p.index), text: decodeContent(st.ColumnText(12))})
+		return nil
+	})
+	if err != nil || len(cands) == 0 {
+		return res, err
+	}
+	maxID, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM messages")
 	if err != nil {
 		return res, err
 	}
-	bound := ""
-	args := append(append([]any{}, p.snipArg...), condArgs...)
-	if found {
-		bound = " AND " + p.table + ".rowid >= ?"
-		args = append(args, cut)
-		res.Complete = false
-	}
-	args = append(args, f.Limit, f.Offset)
-	err = c.query("SELECT "+s.hitColumns(p.snippet, p.table+".rank")+from+cond+bound+" ORDER BY "+p.table+".rank LIMIT ? OFFSET ?", args, func(st stmtRow) error {
-		h := scanHit(st, p.index)
-		if p.goMark {
-			h.Snippet = markTerms(h.Snippet, q)
-		}
+	window := float64(cands[0].hit.MessageID - cands[len(cands)-1].hit.MessageID + 1)
+	scoreCandidates(cands, rankTerms(q), p.index != IndexUnicode61, float64(maxID), window)
+	for i := f.Offset; i < len(cands) && len(res.Hits) < f.Limit; i++ {
+		h := cands[i].hit
+		h.Snippet = goSnippet(cands[i].text, q)
 		res.Hits = append(res.Hits, h)
-		return nil
-	})
-	return res, err
+	}
+	return res, nil
 }

@@ -133,7 +133,12 @@ func (s *Store) openWritable(ctx context.Context, exists bool) error {
 		return err
 	}
 	s.layout = lay
-	// Rows queued by a native writer since our last write get their CJK grams now.
+	// Rows queued by a native writer since our last write get their CJK grams
+	// now; opening takes the write lock only when there is such work (Hermes
+	// #93799: an open that always locked made other writers wait).
+	if _, pending, err := w.scalarInt("SELECT 1 FROM recall_cjk_pending LIMIT 1"); err != nil || !pending {
+		return err
+	}
 	return s.Write(ctx, func(tx *Tx) error { return nil })
 }
 

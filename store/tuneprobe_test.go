@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"os"
+	"strings"
 	"testing"
 	"time"
 )
@@ -34,11 +35,11 @@ func TestTuneProbe(t *testing.T) {
 		})
 	}
 	for _, q := range []string{`"t"*`, `"co"*`, `"tr"*`} {
-		timeit(q+" cutoff fts-only", "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET 3999", q)
-		timeit(q+" cutoff joined", "SELECT messages_fts.rowid FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id WHERE messages_fts MATCH ? AND (m.active = 1 OR m.compacted = 1) ORDER BY messages_fts.rowid DESC LIMIT 1 OFFSET 3999", q)
+		timeit(q+" cutoff fts-only", "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET 999", q)
+		timeit(q+" cutoff joined", "SELECT messages_fts.rowid FROM messages_fts JOIN messages m ON m.id = messages_fts.rowid JOIN sessions s ON s.id = m.session_id WHERE messages_fts MATCH ? AND (m.active = 1 OR m.compacted = 1) ORDER BY messages_fts.rowid DESC LIMIT 1 OFFSET 999", q)
 		var cut int64
 		st.read(ctx, func(c *conn) error {
-			cut, _, _ = c.scalarInt("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET 3999", q)
+			cut, _, _ = c.scalarInt("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET 999", q)
 			return nil
 		})
 		timeit(q+" rank fts-only", "SELECT rowid FROM messages_fts WHERE messages_fts MATCH ? AND rowid >= ? ORDER BY rank LIMIT 50", q, cut)
@@ -60,7 +61,7 @@ func TestTuneSearch(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer st.Close()
-	qs := []string{"t", "tr", "co", "func", "return err", "server OR client", `"the request"`, "数据库", "数据", "改", "http 配置", "zzqx"}
+	qs := strings.Fields(os.Getenv("TUNE_Q"))
 	for _, q := range qs {
 		for _, ph := range []Phase{PhaseFirst, PhaseFinal} {
 			var worst, total time.Duration

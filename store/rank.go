@@ -1,0 +1,157 @@
+package store
+
+import (
+	"math"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Ranking broad queries.
+//
+// FTS5's bm25() needs each phrase's document frequency, and it gets it by
+// walking the phrase's whole doclist once per query (fts5Bm25GetData ->
+// xQueryPhrase): O(matches), whatever LIMIT or rowid bound the query has. On
+// a stopword or a one-letter prefix over a million messages that walk alone
+// takes longer than a keystroke may. So when a query has more than
+// rankCandidates matches, recall takes the newest rankCandidates of them (a
+// lazy newest-first read) and scores those in Go with the same Okapi BM25
+// formula FTS5 uses (k1=1.2, b=0.75), estimating each term's document
+// frequency from its density among the candidates. Queries with fewer matches
+// use FTS5's own rank, exactly.
+
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+)
+
+// candidate is one row scored in Go.
+type candidate struct {
+	hit   Hit
+	text  string
+	score float64
+}
+
+// rankTerm is one query term as the Go scorer matches it.
+type rankTerm struct {
+	text   string // lower-cased
+	prefix bool
+	df     float64
+}
+
+func rankTerms(q parsedQuery) []rankTerm {
+	var out []rankTerm
+	for _, t := range q.positiveTerms() {
+		for _, w := range wordRuns(strings.ToLower(t.text)) {
+			out = append(out, rankTerm{text: w, prefix: t.prefix})
+		}
+	}
+	return out
+}
+
+// termFreqs counts, per term, its occurrences in text: whole words (or word
+// prefixes) for the unicode61 index, substrings for trigram and CJK.
+func termFreqs(text string, terms []rankTerm, substring bool) (tf []float64, dl float64) {
+	tf = make([]float64, len(terms))
+	lower := strings.ToLower(text)
+	if substring {
+		for i, t := range terms {
+			tf[i] = float64(strings.Count(lower, t.text))
+		}
+		return tf, float64(utf8.RuneCountInString(lower))/4 + 1
+	}
+	words := strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+	for _, w := range words {
+		for i, t := range terms {
+			if w == t.text || (t.prefix && strings.HasPrefix(w, t.text)) {
+				tf[i]++
+			}
+		}
+	}
+	return tf, float64(len(words))
+}
+
+// scoreCandidates fills each candidate's BM25 score and sorts best first.
+// totalRows is the number of indexed rows; windowRows how many rows the
+// candidates were drawn from (their id span), for the frequency estimate.
+func scoreCandidates(cands []candidate, terms []rankTerm, substring bool, totalRows, windowRows float64) {
+	if len(cands) == 0 || len(terms) == 0 {
+		return
+	}
+	tfs := make([][]float64, len(cands))
+	dls := make([]float64, len(cands))
+	var sumDL float64
+	docs := make([]float64, len(terms))
+	for i := range cands {
+		tfs[i], dls[i] = termFreqs(cands[i].text, terms, substring)
+		sumDL += dls[i]
+		for j, f := range tfs[i] {
+			if f > 0 {
+				docs[j]++
+			}
+		}
+	}
+	avgDL := sumDL / float64(len(cands))
+	if windowRows < float64(len(cands)) {
+		windowRows = float64(len(cands))
+	}
+	idf := make([]float64, len(terms))
+	for j := range terms {
+		df := docs[j] / windowRows * totalRows
+		if df < docs[j] {
+			df = docs[j]
+		}
+		// FTS5: idf = log((N - n + 0.5) / (n + 0.5)), floored at a tiny positive value.
+		idf[j] = math.Log((totalRows - df + 0.5) / (df + 0.5))
+		if idf[j] <= 0 {
+			idf[j] = 1e-6
+		}
+	}
+	for i := range cands {
+		var s float64
+		for j, f := range tfs[i] {
+			if f == 0 {
+				continue
+			}
+			s += idf[j] * f * (bm25K1 + 1) / (f + bm25K1*(1-bm25B+bm25B*dls[i]/avgDL))
+		}
+		cands[i].score = s
+		cands[i].hit.Rank = -s
+	}
+	sort.SliceStable(cands, func(a, b int) bool { return cands[a].score > cands[b].score })
+}
+
+// goSnippet cuts about 160 characters around the first matched term and
+// marks every term, like snippet() does for the FTS paths.
+func goSnippet(text string, q parsedQuery) string {
+	lower := strings.ToLower(text)
+	pos := -1
+	for _, t := range q.positiveTerms() {
+		for _, p := range scriptPieces(strings.ToLower(t.text)) {
+			if i := strings.Index(lower, p.text); i >= 0 && (pos < 0 || i < pos) {
+				pos = i
+			}
+		}
+	}
+	rs := []rune(text)
+	start := 0
+	if pos > 0 && len(lower) == len(text) {
+		start = utf8.RuneCountInString(text[:pos]) - 50
+	}
+	if start < 0 {
+		start = 0
+	}
+	end := start + 160
+	if end > len(rs) {
+		end = len(rs)
+	}
+	s := string(rs[start:end])
+	if start > 0 {
+		s = "…" + s
+	}
+	if end < len(rs) {
+		s += "…"
+	}
+	return markTerms(strings.Join(strings.Fields(s), " "), q)
+}
