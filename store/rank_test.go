@@ -1,0 +1,56 @@
+package store
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestScoreCandidatesOrdersByBM25(t *testing.T) {
+	cases := []struct {
+		name      string
+		query     string
+		substring bool
+		texts     []string
+		want      int // index of the text that must rank first
+	}{
+		{"term frequency wins", "docker", false, []string{"docker once in a long line of other words here", "docker docker docker", "nothing"}, 1},
+		{"shorter document wins at equal tf", "nginx", false, []string{"nginx with a lot of padding words around it to make it long", "nginx 502"}, 1},
+		{"rare term outweighs common", "the unicast", false, []string{"the the the the", "unicast route", "the a", "the b", "the c", "the d"}, 1},
+		{"prefix counts completions", "conf", false, []string{"nothing here", "config configure configuration"}, 1},
+		{"substring mode for CJK", "数据", true, []string{"服务器", "数据库 数据 数据迁移"}, 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			q := parseQuery(c.query, []string{"content"}, false)
+			if c.name == "prefix counts completions" {
+				q = parseQuery(c.query+"*", []string{"content"}, false)
+			}
+			cands := make([]candidate, len(c.texts))
+			for i, s := range c.texts {
+				cands[i] = candidate{hit: Hit{MessageID: int64(i)}, text: s}
+			}
+			scoreCandidates(cands, rankTerms(q), c.substring, 1000, float64(len(cands)))
+			if got := cands[0].hit.MessageID; got != int64(c.want) {
+				t.Fatalf("first = %d (%q), want %d", got, c.texts[got], c.want)
+			}
+			if cands[0].hit.Rank >= 0 {
+				t.Fatalf("rank should be negative bm25 like FTS5's, got %v", cands[0].hit.Rank)
+			}
+		})
+	}
+}
+
+func TestGoSnippetMarksAndCuts(t *testing.T) {
+	text := strings.Repeat("padding words ", 30) + "the Docker networking error was fixed " + strings.Repeat("tail ", 40)
+	q := parseQuery("docker error", []string{"content"}, false)
+	s := goSnippet(text, q)
+	if !strings.Contains(s, HighlightStart+"Docker"+HighlightEnd) || !strings.Contains(s, HighlightStart+"error"+HighlightEnd) {
+		t.Fatalf("terms not marked: %q", s)
+	}
+	if n := len([]rune(s)); n > 200 {
+		t.Fatalf("snippet too long: %d runes", n)
+	}
+	if !strings.HasPrefix(s, "…") || !strings.HasSuffix(s, "…") {
+		t.Fatalf("cut ends not marked: %q", s)
+	}
+}
