@@ -392,3 +392,44 @@ func escapeLike(s string) string {
 	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
 	return r.Replace(s)
 }
+
+// RootSessions resolves many sessions to their lineage roots in one recursive
+// query (the discover phase resolves every hit's session while the user types).
+// Sessions that do not exist map to themselves; cycles stop after 100 hops.
+func (s *Store) RootSessions(ctx context.Context, ids []string) (map[string]string, error) {
+	out := make(map[string]string, len(ids))
+	var pending []string
+	for _, id := range ids {
+		if _, ok := out[id]; !ok {
+			out[id] = id
+			pending = append(pending, id)
+		}
+	}
+	if len(pending) == 0 {
+		return out, nil
+	}
+	ph := strings.TrimSuffix(strings.Repeat("(?),", len(pending)), ",")
+	args := make([]any, len(pending))
+	for i, id := range pending {
+		args[i] = id
+	}
+	q := `WITH RECURSIVE start(id) AS (VALUES ` + ph + `),
+		walk(start, cur, depth) AS (
+			SELECT id, id, 0 FROM start
+			UNION ALL
+			SELECT w.start, p.id, w.depth + 1 FROM walk w
+			JOIN sessions c ON c.id = w.cur
+			JOIN sessions p ON p.id = c.parent_session_id
+			WHERE w.depth < 100 AND p.id <> w.start)
+		SELECT start, cur FROM walk w WHERE depth = (SELECT MAX(depth) FROM walk x WHERE x.start = w.start)`
+	err := s.read(ctx, func(c *conn) error {
+		return c.query(q, args, func(st stmtRow) error {
+			out[st.ColumnText(0)] = st.ColumnText(1)
+			return nil
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("resolve lineage roots: %w", err)
+	}
+	return out, nil
+}
