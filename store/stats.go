@@ -18,7 +18,7 @@ type Stats struct {
 	Sources        map[string]int64 `json:"sources"`
 	FileBytes      int64            `json:"file_bytes"`
 	WALBytes       int64            `json:"wal_bytes"`
-	IndexBytes     map[string]int64 `json:"index_bytes"` // per FTS table, from dbstat
+	IndexBytes     map[string]int64 `json:"index_bytes"` // per FTS table: bytes in its shadow tables
 	SQLiteVersion  string           `json:"sqlite_version"`
 	Backend        string           `json:"backend"`
 	Layout         string           `json:"fts_layout"`
@@ -63,13 +63,27 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 				return err
 			}
 		}
-		// dbstat is compiled into this SQLite build; shadow tables are named <table>_data etc.
-		return c.query(`SELECT CASE WHEN name LIKE 'messages_fts_trigram%' THEN 'messages_fts_trigram'
-				WHEN name LIKE 'messages_fts%' THEN 'messages_fts' WHEN name LIKE 'recall_fts_cjk%' THEN 'recall_fts_cjk'
-				ELSE 'tables_and_other_indexes' END, SUM(pgsize) FROM dbstat GROUP BY 1`, nil, func(r stmtRow) error {
-			st.IndexBytes[r.ColumnText(0)] = r.ColumnInt64(1)
-			return nil
-		})
+		// This SQLite build has no dbstat: measure each FTS table by the bytes
+		// in its shadow tables (index blocks, stored text, document sizes).
+		shadows := map[string]string{"_data": "block", "_content": "c0", "_docsize": "sz", "_idx": "term"}
+		for _, t := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {
+			var total int64
+			for suffix, col := range shadows {
+				has, err := hasColumn(c, t+suffix, col)
+				if err != nil || !has {
+					continue
+				}
+				n, _, err := c.scalarInt("SELECT COALESCE(SUM(length(CAST(" + col + " AS BLOB))), 0) FROM " + t + suffix)
+				if err != nil {
+					return err
+				}
+				total += n
+			}
+			if total > 0 {
+				st.IndexBytes[t] = total
+			}
+		}
+		return nil
 	})
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", err)

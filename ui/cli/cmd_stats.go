@@ -46,7 +46,7 @@ func runStats(env *Env, args []string) error {
 		fmt.Fprintf(w, "  %-14s %d sessions\n", k, s.Sources[k])
 	}
 	fmt.Fprintf(w, "file size       %s (+ WAL %s)\n", humanBytes(s.FileBytes), humanBytes(s.WALBytes))
-	for _, k := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk", "tables_and_other_indexes"} {
+	for _, k := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {
 		if v, ok := s.IndexBytes[k]; ok {
 			fmt.Fprintf(w, "  %-24s %s\n", k, humanBytes(v))
 		}
