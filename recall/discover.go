@@ -1,0 +1,346 @@
+package recall
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// Hermes's discover constants (spec §7.1).
+const (
+	// DiscoverScanLimit is how many hits phase 1 reads, so that a few chatty
+	// sessions cannot crowd every other session out of the top N
+	// (_DISCOVER_SCAN_LIMIT, raised from 50 for Hermes #19434).
+	DiscoverScanLimit = 300
+	// EvidenceWindow is how many messages either side of the hit are shown.
+	EvidenceWindow = 5
+	// BookendCount is how many user/assistant messages are shown at each end.
+	BookendCount = 3
+	// TitleMatchRole is MatchedRole for a result found by its title.
+	TitleMatchRole = "session_title"
+)
+
+// HiddenSources are never searched or listed (subagent and tool sessions are
+// the agent talking to itself); DemotedSources rank after every other hit.
+var (
+	HiddenSources  = []string{"subagent", "tool"}
+	DemotedSources = []string{"cron"}
+)
+
+// DefaultRoles are the roles searched when the filter names none (Hermes's
+// default role_filter): tool output is noise for "which session was it".
+var DefaultRoles = []string{"user", "assistant"}
+
+// DiscoverOptions narrows one Discover call.
+type DiscoverOptions struct {
+	Limit            int                // sessions; 0 = Options.Sessions
+	CurrentSessionID string             // excluded with its whole lineage
+	Filter           store.SearchFilter // roles, sources, time range, Typing, Phase
+}
+
+// Discovery is phase 1's answer: the top sessions with their evidence.
+type Discovery struct {
+	Query            string
+	Index            store.Index // the search path that served the query
+	Elapsed          time.Duration
+	SessionsSearched int // unique lineages kept (Hermes's sessions_searched)
+	Results          []Result
+}
+
+// Result is one session of a Discovery, with the evidence around its best hit.
+type Result struct {
+	SessionID string // the session holding the best hit
+	RootID    string // lineage root (metadata comes from here)
+
+	When                 time.Time // the root's start
+	Source, Model, Title string    // the root's
+
+	MatchedRole    string // the hit's role, or TitleMatchRole
+	MatchMessageID int64
+	Snippet        string // with store.HighlightStart/End around matches
+	Hits           int    // hits in this lineage among the scanned rows
+
+	// Anchored evidence: the user/assistant messages around the hit (the
+	// anchor itself is always kept), and the session's first and last
+	// user/assistant messages outside that window.
+	BookendStart, Messages, BookendEnd []store.Message
+	MessagesBefore, MessagesAfter      int
+}
+
+// Discover finds the sessions that matter for query (phase 1, no model):
+// a session whose title is the query comes first; then the best-ranked hit
+// of each lineage, cron demoted, hidden sources and the current lineage
+// excluded, up to the limit. An empty query returns an empty Discovery with
+// Index store.IndexNone (callers browse instead).
+func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) (*Discovery, error) {
+	began := time.Now()
+	d := &Discovery{Query: query, Index: store.IndexNone}
+	if strings.TrimSpace(query) == "" {
+		return d, nil
+	}
+	limit := clamp(o.Limit, e.opts.Sessions, 1, MaxSessions)
+	lin := &lineage{st: e.st, roots: map[string]string{}, sessions: map[string]*store.Session{}}
+
+	currentRoot := ""
+	if o.CurrentSessionID != "" {
+		r, err := lin.resolve(ctx, o.CurrentSessionID)
+		if err != nil {
+			return nil, err
+		}
+		currentRoot = r
+	}
+	excluded := func(sessionID, root string) bool {
+		return o.CurrentSessionID != "" && (root == currentRoot || sessionID == o.CurrentSessionID)
+	}
+
+	var picks []pick
+	taken := map[string]bool{}
+	tp, err := e.titlePick(ctx, lin, query, excluded)
+	if err != nil {
+		return nil, err
+	}
+	if tp != nil {
+		picks = append(picks, *tp)
+		taken[tp.root] = true
+	}
+
+	f := o.Filter
+	f.ExcludeSources = append(slices.Clone(f.ExcludeSources), HiddenSources...)
+	if o.CurrentSessionID != "" {
+		f.ExcludeSessionIDs = append(slices.Clone(f.ExcludeSessionIDs), o.CurrentSessionID)
+	}
+	if len(f.Roles) == 0 {
+		f.Roles = DefaultRoles
+	}
+	f.Limit, f.Offset = DiscoverScanLimit, 0
+	res, err := e.st.SearchMessages(ctx, query, f)
+	if err != nil {
+		return nil, fmt.Errorf("search messages: %w", err)
+	}
+	d.Index = res.Index
+	hits := res.Hits
+	sort.SliceStable(hits, func(i, j int) bool { return demoted(hits[i].Source) < demoted(hits[j].Source) })
+
+	counts := map[string]int{}
+	for _, h := range hits {
+		root, err := lin.root(ctx, h.SessionID, h.ParentID)
+		if err != nil {
+			return nil, err
+		}
+		if excluded(h.SessionID, root) {
+			continue
+		}
+		counts[root]++
+		if len(picks) < limit && !taken[root] {
+			taken[root] = true
+			picks = append(picks, pick{hit: h, root: root})
+		}
+	}
+
+	// Root metadata first (cached, one goroutine), then the evidence of
+	// every result at once: the store has several reader connections, and
+	// evidence is most of phase 1's time after the search itself.
+	d.Results = make([]Result, len(picks))
+	for i, p := range picks {
+		r, err := e.resultMeta(ctx, lin, p)
+		if err != nil {
+			return nil, err
+		}
+		r.Hits = counts[p.root]
+		d.Results[i] = r
+	}
+	errs := make([]error, len(picks))
+	var wg sync.WaitGroup
+	for i := range d.Results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.evidence(ctx, &d.Results[i])
+		}()
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	d.SessionsSearched = len(picks)
+	d.Elapsed = time.Since(began)
+	return d, nil
+}
+
+// pick is a hit chosen for a result, before its evidence is read.
+type pick struct {
+	hit  store.Hit
+	root string
+}
+
+// demoted sorts demoted sources (cron) after the rest.
+func demoted(source string) int {
+	if slices.Contains(DemotedSources, source) {
+		return 1
+	}
+	return 0
+}
+
+// titlePick returns the session whose title is the query (stripped of
+// whitespace, quotes and backticks), anchored at its first message, unless
+// it is in the current lineage or its root is a hidden source.
+func (e *Engine) titlePick(ctx context.Context, lin *lineage, query string, excluded func(string, string) bool) (*pick, error) {
+	title := strings.TrimSpace(strings.Trim(strings.TrimSpace(query), "`'\""))
+	if title == "" {
+		return nil, nil
+	}
+	sess, err := e.st.SessionByTitle(ctx, title)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("find session by title: %w", err)
+	}
+	root, err := lin.root(ctx, sess.ID, sess.ParentID)
+	if err != nil {
+		return nil, err
+	}
+	if excluded(sess.ID, root) {
+		return nil, nil
+	}
+	meta, err := lin.session(ctx, root)
+	if err != nil {
+		return nil, err
+	}
+	if slices.Contains(HiddenSources, sess.Source) || meta != nil && slices.Contains(HiddenSources, meta.Source) {
+		return nil, nil
+	}
+	// The first user/assistant message is the anchor: Bookends with no
+	// window returns it as the first "start" bookend.
+	first, _, err := e.st.Bookends(ctx, sess.ID, math.MaxInt64, math.MaxInt64, 1)
+	if err != nil {
+		return nil, fmt.Errorf("read first message: %w", err)
+	}
+	h := store.Hit{SessionID: sess.ID, Role: TitleMatchRole, Snippet: "Session title matched: " + sess.Title,
+		Source: sess.Source, Model: sess.Model, SessionTitle: sess.Title, SessionStarted: sess.StartedAt, ParentID: sess.ParentID}
+	if len(first) > 0 {
+		h.MessageID, h.Timestamp = first[0].ID, first[0].Timestamp
+	}
+	return &pick{hit: h, root: root}, nil
+}
+
+// resultMeta turns a pick into a Result with its root's metadata.
+func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, error) {
+	h := p.hit
+	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: h.Role, MatchMessageID: h.MessageID,
+		Snippet: h.Snippet, When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
+	meta, err := lin.session(ctx, p.root)
+	if err != nil {
+		return r, err
+	}
+	if meta != nil {
+		r.When, r.Source, r.Model, r.Title = meta.StartedAt, meta.Source, meta.Model, meta.Title
+	}
+	return r, nil
+}
+
+// evidence reads a result's anchored evidence: the user/assistant messages
+// within EvidenceWindow of the anchor (the anchor always kept, whatever its
+// role) and BookendCount user/assistant messages at each end outside it.
+func (e *Engine) evidence(ctx context.Context, r *Result) error {
+	anchor := r.MatchMessageID
+	if anchor == 0 {
+		return nil
+	}
+	around, _, _, err := e.st.MessagesAround(ctx, r.SessionID, anchor, EvidenceWindow)
+	if err != nil {
+		return fmt.Errorf("read messages around %d: %w", anchor, err)
+	}
+	minID, maxID := anchor, anchor
+	for _, m := range around {
+		minID, maxID = min(minID, m.ID), max(maxID, m.ID)
+		if m.ID != anchor && m.Role != "user" && m.Role != "assistant" {
+			continue
+		}
+		r.Messages = append(r.Messages, m)
+		switch {
+		case m.ID < anchor:
+			r.MessagesBefore++
+		case m.ID > anchor:
+			r.MessagesAfter++
+		}
+	}
+	r.BookendStart, r.BookendEnd, err = e.st.Bookends(ctx, r.SessionID, minID, maxID, BookendCount)
+	if err != nil {
+		return fmt.Errorf("read bookends: %w", err)
+	}
+	return nil
+}
+
+// lineage caches root resolution and session metadata for one call.
+type lineage struct {
+	st       Store
+	roots    map[string]string
+	sessions map[string]*store.Session // nil value: not found
+}
+
+// root returns the lineage root of a session whose parent is parentID: a
+// session without a parent is its own root, known without a query.
+func (l *lineage) root(ctx context.Context, id, parentID string) (string, error) {
+	if parentID == "" {
+		return id, nil
+	}
+	return l.resolve(ctx, id)
+}
+
+// resolve walks id's parents to its root (cached); a session whose row is
+// gone counts as its own root.
+func (l *lineage) resolve(ctx context.Context, id string) (string, error) {
+	if r, ok := l.roots[id]; ok {
+		return r, nil
+	}
+	r, err := l.st.RootSession(ctx, id)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		r = id
+	case err != nil:
+		return "", fmt.Errorf("resolve lineage of %s: %w", id, err)
+	}
+	l.roots[id] = r
+	return r, nil
+}
+
+// session returns a session's row, nil when it does not exist.
+func (l *lineage) session(ctx context.Context, id string) (*store.Session, error) {
+	if s, ok := l.sessions[id]; ok {
+		return s, nil
+	}
+	s, err := l.st.Session(ctx, id)
+	switch {
+	case err == nil:
+		l.sessions[id] = &s
+		return &s, nil
+	case errors.Is(err, store.ErrNotFound):
+		l.sessions[id] = nil
+		return nil, nil
+	}
+	return nil, fmt.Errorf("read session %s: %w", id, err)
+}
+
+// Browse lists recent sessions (newest activity first) without a query and
+// without a model: Hermes's browse mode. Hidden sources are left out and a
+// zero Limit means Options.Sessions.
+func (e *Engine) Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
+	o.ExcludeSources = append(slices.Clone(o.ExcludeSources), HiddenSources...)
+	if o.Limit <= 0 {
+		o.Limit = e.opts.Sessions
+	}
+	list, err := e.st.RecentSessions(ctx, o)
+	if err != nil {
+		return nil, fmt.Errorf("list recent sessions: %w", err)
+	}
+	return list, nil
+}
