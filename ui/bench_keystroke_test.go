@@ -1,0 +1,139 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/store"
+)
+
+// BenchmarkKeystroke measures keystroke → new list drawn through the real
+// store and recall engine: each iteration types one character of a query
+// mix and waits until the answer for that keystroke (its first phase) is in
+// the list and View has drawn it. It reports p50/p99 and the process RSS.
+//
+// The corpus is $RECALL_BENCH_DB when set (e.g. the 1,000,000-message corpus
+// from `recall gen`), else $RECALL_BENCH_MESSAGES (default 20,000) generated
+// messages in a temporary database.
+func BenchmarkKeystroke(b *testing.B) {
+	st := benchStore(b)
+	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions})
+	d := newDriver(b, NewEngineBackend(eng, st), 200, 60)
+	d.pump("browse", func() bool { return d.m.finalSeq == d.m.seq })
+	queries := []string{"migration", "connection refused", "部署", "docker network", "brontide", "timeout"}
+	var lat []time.Duration
+	qi, ci := 0, 0
+	b.ResetTimer()
+	for b.Loop() {
+		q := []rune(queries[qi])
+		t0 := time.Now()
+		if ci == 0 {
+			d.key("ctrl+u")
+		}
+		d.typ(string(q[ci]))
+		want := strings.TrimSpace(string(q[:ci+1]))
+		seq := d.m.seq
+		d.pump("answer", func() bool { return d.m.seq == seq && d.m.lastQuery == want })
+		_ = d.m.View()
+		lat = append(lat, time.Since(t0))
+		if ci++; ci == len(q) {
+			qi, ci = (qi+1)%len(queries), 0
+		}
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(lat[min(len(lat)-1, len(lat)*99/100)].Microseconds())/1000, "p99-ms")
+	b.ReportMetric(rssMB("VmRSS"), "RSS-MB")
+	b.ReportMetric(rssMB("VmHWM"), "peakRSS-MB")
+}
+
+// rssMB reads a memory line of /proc/self/status (Linux), 0 elsewhere.
+func rssMB(field string) float64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(l, field+":") {
+			f := strings.Fields(l)
+			if len(f) >= 2 {
+				kb, _ := strconv.ParseFloat(f[1], 64)
+				return kb / 1024
+			}
+		}
+	}
+	return 0
+}
+
+func benchStore(b *testing.B) *store.Store {
+	ctx := context.Background()
+	if p := os.Getenv("RECALL_BENCH_DB"); p != "" {
+		st, err := store.Open(ctx, p, store.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { st.Close() })
+		return st
+	}
+	n := 20_000
+	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_MESSAGES")); err == nil && v > 0 {
+		n = v
+	}
+	st, err := store.Open(ctx, filepath.Join(b.TempDir(), "bench.db"), store.Options{Create: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	if err := fillCorpus(ctx, st, n); err != nil {
+		b.Fatal(err)
+	}
+	return st
+}
+
+// fillCorpus writes n messages in sessions of 40: developer chatter in
+// English and Chinese with the benchmark's query terms mixed in.
+func fillCorpus(ctx context.Context, st *store.Store, n int) error {
+	words := strings.Fields("the a sqlite migration database index query slow fast deploy rollback docker network " +
+		"connection refused timeout retry cache config server client build test error log trace request user " +
+		"session agent tool model prompt token stream render terminal brontide 部署 数据库 内存泄漏 服务端 超时 配置")
+	r := rand.New(rand.NewPCG(1, 2))
+	sources := []string{"claude-code", "codex", "cli", "telegram", "gemini-cli"}
+	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	const per = 40
+	for s := 0; s*per < n; s++ {
+		id := fmt.Sprintf("bench-%06d", s)
+		start := base.Add(time.Duration(s) * time.Hour)
+		msgs := make([]store.Message, 0, per)
+		for i := 0; i < per && s*per+i < n; i++ {
+			var b strings.Builder
+			for range 8 + r.IntN(40) {
+				b.WriteString(words[r.IntN(len(words))])
+				b.WriteByte(' ')
+			}
+			msgs = append(msgs, store.Message{SessionID: id, Role: []string{"user", "assistant", "tool"}[i%3],
+				Content: b.String(), Timestamp: start.Add(time.Duration(i) * time.Minute)})
+		}
+		err := st.Write(ctx, func(tx *store.Tx) error {
+			if err := tx.UpsertSession(store.Session{ID: id, Source: sources[s%len(sources)], Model: "m",
+				Title: fmt.Sprintf("session %d about %s", s, words[s%len(words)]), StartedAt: start}); err != nil {
+				return err
+			}
+			_, err := tx.InsertMessages(msgs)
+			return err
+		})
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}

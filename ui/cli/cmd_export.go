@@ -1,0 +1,83 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/recall-dev/recall/ui"
+)
+
+func init() {
+	register(&Command{
+		Name:    "export",
+		Usage:   "recall export [--format md|json] [-o FILE] ID",
+		Summary: "export a session as markdown or JSON",
+		Run:     runExport,
+	})
+}
+
+// exportJSON is --format json: the session and its messages in the shapes
+// every other command prints.
+type exportJSON struct {
+	Session  sessionJSON   `json:"session"`
+	Messages []messageJSON `json:"messages"`
+}
+
+func runExport(env *Env, args []string) error {
+	c := commands["export"]
+	fs := newFlags(c, env)
+	format := fs.String("format", "md", "md (sanitised markdown) or json (verbatim content)")
+	outPath := fs.String("o", "", "write to FILE instead of stdout")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	if fs.NArg() != 1 {
+		return usageError("one session ID is required (a unique prefix will do)")
+	}
+	if *format != "md" && *format != "json" {
+		return usageError("--format must be md or json, got %q", *format)
+	}
+	st, err := env.openForRead()
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	sess, err := resolveSession(env, st, fs.Arg(0))
+	if err != nil {
+		return err
+	}
+	msgs, err := st.Messages(env.Ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	var w io.Writer = env.Stdout
+	var f *os.File
+	if *outPath != "" {
+		if f, err = os.Create(*outPath); err != nil {
+			return fmt.Errorf("create export file: %w", err)
+		}
+		w = f
+	}
+	if *format == "json" {
+		out := exportJSON{Session: toSessionJSON(sess), Messages: make([]messageJSON, len(msgs))}
+		for i, m := range msgs {
+			out.Messages[i] = toMessageJSON(m)
+		}
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(out)
+	} else {
+		err = ui.ExportMarkdown(w, sess, msgs)
+	}
+	if f != nil {
+		if cerr := f.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if err != nil {
+		return fmt.Errorf("write export: %w", err)
+	}
+	return nil
+}

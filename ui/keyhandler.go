@@ -1,0 +1,178 @@
+package ui
+
+import (
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// handleKey routes a key: bindings that act everywhere first, then the
+// search box when it has focus, else the pane bindings.
+func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if key.Matches(msg, k.ForceQuit) {
+		return m.quit()
+	}
+	if m.showHelp {
+		m.showHelp = false
+		return nil
+	}
+	switch {
+	case key.Matches(msg, k.Cancel):
+		return m.escape()
+	case key.Matches(msg, k.Help):
+		m.showHelp = true
+		return nil
+	case key.Matches(msg, k.NextFocus):
+		m.cycleFocus(1)
+		return nil
+	case key.Matches(msg, k.PrevFocus):
+		m.cycleFocus(-1)
+		return nil
+	case key.Matches(msg, k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters):
+		return m.changeFilter(msg)
+	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
+		return m.move(msg)
+	case key.Matches(msg, k.Open):
+		return m.open()
+	}
+	if m.focus == focusSearch {
+		return m.updateInput(msg)
+	}
+	return m.handlePaneKey(msg)
+}
+
+// handlePaneKey handles the single-letter actions of the list and detail panes.
+func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.FocusSearch):
+		m.setFocus(focusSearch)
+	case key.Matches(msg, k.Quit):
+		return m.quit()
+	case key.Matches(msg, k.Summarize):
+		return m.summarizeSelected()
+	case key.Matches(msg, k.SummarizeAll):
+		return m.startSummary(topItems(m.list.items, m.opts.SummarizeTop))
+	case key.Matches(msg, k.NextHit):
+		return m.jumpHit(1)
+	case key.Matches(msg, k.PrevHit):
+		return m.jumpHit(-1)
+	case key.Matches(msg, k.ToggleTools):
+		return m.toggleTools()
+	case key.Matches(msg, k.Resume):
+		return m.resume()
+	case key.Matches(msg, k.Export):
+		return m.export()
+	case key.Matches(msg, k.Yank):
+		return m.yank()
+	case key.Matches(msg, k.Pager):
+		return m.pager()
+	}
+	return nil
+}
+
+// escape backs out one level: a streaming summary is cancelled, an open
+// summary closed, a pane returns focus towards the search box, a query is
+// cleared, and an empty search box quits (as in fzf).
+func (m *Model) escape() tea.Cmd {
+	switch {
+	case m.summary.open && m.stopSummary():
+		return m.status.set("summary cancelled", false)
+	case m.summary.open:
+		m.closeSummary()
+		m.keys.updateKeys(m.focus, false)
+	case m.focus == focusDetail:
+		m.setFocus(focusList)
+	case m.focus == focusList:
+		m.setFocus(focusSearch)
+	case m.input.Value() != "":
+		m.input.SetValue("")
+		return m.queryChanged()
+	default:
+		return m.quit()
+	}
+	return nil
+}
+
+// cycleFocus moves focus search → list → detail → search.
+func (m *Model) cycleFocus(dir int) {
+	m.setFocus(focus((int(m.focus) + dir + 3) % 3))
+}
+
+// open (enter) summarises the selected session; on a narrow screen it also
+// shows the detail pane full-screen.
+func (m *Model) open() tea.Cmd {
+	if _, ok := m.list.Selected(); !ok {
+		return nil
+	}
+	if m.layout.mode == layoutSingle {
+		m.setFocus(focusDetail)
+	}
+	return m.summarizeSelected()
+}
+
+func (m *Model) summarizeSelected() tea.Cmd {
+	it, ok := m.list.Selected()
+	if !ok {
+		return nil
+	}
+	cmd := m.startSummary([]Item{it})
+	m.keys.updateKeys(m.focus, true)
+	return cmd
+}
+
+// topItems returns the first n items.
+func topItems(items []Item, n int) []Item {
+	return items[:min(n, len(items))]
+}
+
+// changeFilter cycles or clears a filter and searches again.
+func (m *Model) changeFilter(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	switch {
+	case key.Matches(msg, k.FilterRole):
+		m.filters.cycleRole()
+	case key.Matches(msg, k.FilterSource):
+		m.filters.cycleSource()
+	case key.Matches(msg, k.FilterTime):
+		m.filters.cycleTime()
+	default:
+		m.filters.clear()
+	}
+	return m.queryChanged()
+}
+
+// handleMouse scrolls the pane under the pointer and selects clicked rows.
+func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
+	l := m.layout
+	inDetail := msg.Y >= l.detY && msg.Y < l.detY+l.detH && msg.X >= l.detX &&
+		(l.mode != layoutSingle || m.focus == focusDetail)
+	inList := !inDetail && msg.Y >= l.bodyY && msg.Y < l.bodyY+l.listH && msg.X < l.listW
+	delta := 0
+	switch msg.Button {
+	case tea.MouseButtonWheelUp:
+		delta = -1
+	case tea.MouseButtonWheelDown:
+		delta = 1
+	case tea.MouseButtonLeft:
+		if msg.Action == tea.MouseActionPress && inList {
+			if i := m.list.ItemAt(msg.Y - l.bodyY); i >= 0 && m.list.Select(i) {
+				return m.selectionChanged()
+			}
+		}
+		return nil
+	default:
+		return nil
+	}
+	switch {
+	case inDetail:
+		v := m.detailScroller()
+		v.ScrollBy(3 * delta)
+		if v == &m.summary.view {
+			m.summary.follow = v.AtBottom()
+		}
+	case inList && m.list.Scroll(delta):
+		return m.selectionChanged()
+	}
+	return nil
+}

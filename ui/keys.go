@@ -1,0 +1,100 @@
+package ui
+
+import "github.com/charmbracelet/bubbles/key"
+
+// KeyMap holds every key binding of the TUI. It implements help.KeyMap, and
+// updateKeys enables only the bindings that act in the current focus, so the
+// help view always shows what a key does now.
+type KeyMap struct {
+	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
+	NextFocus, PrevFocus, FocusSearch       key.Binding
+	Open                                    key.Binding // enter: summarise (and show the detail on narrow screens)
+	Summarize, SummarizeAll                 key.Binding
+	NextHit, PrevHit, ToggleTools           key.Binding
+	Resume, Export, Yank, Pager             key.Binding
+	FilterRole, FilterSource, FilterTime    key.Binding
+	ClearFilters                            key.Binding
+	Help, Cancel, Quit, ForceQuit           key.Binding
+}
+
+// DefaultKeyMap returns the bindings: fzf/lazygit/less conventions.
+func DefaultKeyMap() KeyMap {
+	b := func(help string, desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	}
+	return KeyMap{
+		Up:           b("↑/k", "up", "up", "ctrl+p", "k"),
+		Down:         b("↓/j", "down", "down", "ctrl+n", "j"),
+		PageUp:       b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+f"),
+		Top:          b("g/home", "top", "home", "g"),
+		Bottom:       b("G/end", "bottom", "end", "G"),
+		NextFocus:    b("tab", "next pane", "tab"),
+		PrevFocus:    b("shift+tab", "previous pane", "shift+tab"),
+		FocusSearch:  b("/", "search", "/"),
+		Open:         b("enter", "summarise", "enter"),
+		Summarize:    b("s", "summarise session", "s"),
+		SummarizeAll: b("S", "summarise top 3", "S"),
+		NextHit:      b("n", "next hit", "n"),
+		PrevHit:      b("N", "previous hit", "N"),
+		ToggleTools:  b("t", "tool calls", "t"),
+		Resume:       b("r", "resume", "r"),
+		Export:       b("e", "export .md", "e"),
+		Yank:         b("y", "copy", "y"),
+		Pager:        b("o", "$PAGER", "o"),
+		FilterRole:   b("F2/alt+r", "role", "f2", "alt+r"),
+		FilterSource: b("F3/alt+s", "source", "f3", "alt+s"),
+		FilterTime:   b("F4/alt+t", "time", "f4", "alt+t"),
+		ClearFilters: b("F5/alt+x", "no filters", "f5", "alt+x"),
+		Help:         b("?/F1", "help", "?", "f1"),
+		Cancel:       b("esc", "cancel/back", "esc"),
+		Quit:         b("q", "quit", "q"),
+		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
+	}
+}
+
+// letterKeys are the bindings made of plain printable keys: in the search
+// box those keys type, so the bindings are off while it has focus.
+func (k *KeyMap) letterKeys() []*key.Binding {
+	return []*key.Binding{&k.FocusSearch, &k.Summarize, &k.SummarizeAll, &k.NextHit, &k.PrevHit,
+		&k.ToggleTools, &k.Resume, &k.Export, &k.Yank, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
+}
+
+// updateKeys enables the bindings that act in focus f.
+func (k *KeyMap) updateKeys(f focus, summaryOpen bool) {
+	for _, b := range k.letterKeys() {
+		b.SetEnabled(f != focusSearch)
+	}
+	// In the search box ? types (it is not FTS5 syntax, but a user may look
+	// for it); F1 still opens the help there.
+	if f == focusSearch {
+		k.Help.SetKeys("f1")
+		k.Help.SetHelp("F1", "help")
+	} else {
+		k.Help.SetKeys("?", "f1")
+		k.Help.SetHelp("?/F1", "help")
+	}
+	if f == focusSearch {
+		k.Up.SetKeys("up", "ctrl+p")
+		k.Down.SetKeys("down", "ctrl+n")
+	} else {
+		k.Up.SetKeys("up", "ctrl+p", "k")
+		k.Down.SetKeys("down", "ctrl+n", "j")
+	}
+	k.Yank.SetHelp("y", map[bool]string{true: "copy summary", false: "copy session id"}[summaryOpen])
+}
+
+// ShortHelp is the status-line help.
+func (k KeyMap) ShortHelp() []key.Binding {
+	return []key.Binding{k.Help, k.NextFocus, k.Open, k.Resume, k.Quit, k.ForceQuit}
+}
+
+// FullHelp is the help view, one column per group.
+func (k KeyMap) FullHelp() [][]key.Binding {
+	return [][]key.Binding{
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch},
+		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.Cancel},
+		{k.Resume, k.Export, k.Yank, k.Pager, k.Help, k.Quit, k.ForceQuit},
+		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
+	}
+}

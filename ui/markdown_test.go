@@ -1,0 +1,110 @@
+package ui
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
+)
+
+func TestLabelFences(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"bare fence labelled":     {"```\nx\n```", "```text\nx\n```"},
+		"language kept":           {"```go\nx\n```", "```go\nx\n```"},
+		"closing fence untouched": {"```\na\n```\n\n```\nb\n```", "```text\na\n```\n\n```text\nb\n```"},
+		"tilde fence":             {"~~~\nx\n~~~", "~~~text\nx\n~~~"},
+		"longer fence nests":      {"````\n```\n````", "````text\n```\n````"},
+		"no fence":                {"plain *text*", "plain *text*"},
+		"indented four is code":   {"    ```\n", "    ```\n"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := labelFences(tc.in); got != tc.want {
+				t.Errorf("labelFences(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
+
+func TestSplitBlocks(t *testing.T) {
+	in := "# Title\n\npara one\nline two\n\n```\ncode\n\nstill code\n```\n\nlast"
+	want := []string{"# Title", "para one\nline two", "```\ncode\n\nstill code\n```", "last"}
+	if got := splitBlocks(in); !reflect.DeepEqual(got, want) {
+		t.Errorf("splitBlocks = %q, want %q", got, want)
+	}
+}
+
+func TestBlockCacheRendersOnlyTheLastBlock(t *testing.T) {
+	c := newBlockCache(newMarkdown(nil))
+	doc := "first paragraph\n\nsecond paragraph\n\nthird, still grow"
+	c.Frame(doc, 60)
+	if n := c.Renders(); n != 3 {
+		t.Fatalf("first frame: %d renders, want 3", n)
+	}
+	out := c.Frame(doc+"ing", 60)
+	if n := c.Renders(); n != 4 {
+		t.Fatalf("second frame: %d renders in total, want 4 (only the last block again)", n)
+	}
+	if plain := ansi.Strip(out); !strings.Contains(plain, "first paragraph") || !strings.Contains(plain, "still growing") {
+		t.Fatalf("frame lost text: %q", out)
+	}
+	c.Frame(doc, 40) // new width: the cache is stale
+	if n := c.Renders(); n != 7 {
+		t.Fatalf("after resize: %d renders, want 7", n)
+	}
+}
+
+func TestQueryTermsAndHighlight(t *testing.T) {
+	tests := map[string][]string{
+		`sqlite migrat`:            {"sqlite", "migrat"},
+		`"exact phrase" OR other`:  {"exact", "phrase", "other"},
+		`foo NOT bar -baz`:         {"foo", "bar"},
+		`NEAR(deploy rollback, 5)`: {"deploy", "rollback", "5"},
+		`title:数据库 prefix*`:        {"数据库", "prefix"},
+		`   `:                      nil,
+	}
+	for q, want := range tests {
+		if got := queryTerms(q); !reflect.DeepEqual(got, want) {
+			t.Errorf("queryTerms(%q) = %q, want %q", q, got, want)
+		}
+	}
+	got := highlightTerms("Database migrations: the DATABASE", []string{"data", "database", "migrat"})
+	want := "\ue000Database\ue001 \ue000migrat\ue001ions: the \ue000DATABASE\ue001"
+	if got != want {
+		t.Errorf("highlightTerms = %q, want %q", got, want)
+	}
+}
+
+func TestLineInputEditing(t *testing.T) {
+	in := lineInput{width: 20}
+	for _, r := range "hello big world" {
+		in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+	}
+	steps := []struct {
+		key  tea.KeyMsg
+		want string
+		pos  int
+	}{
+		{tea.KeyMsg{Type: tea.KeyCtrlW}, "hello big ", 10},
+		{tea.KeyMsg{Type: tea.KeyCtrlA}, "hello big ", 0},
+		{tea.KeyMsg{Type: tea.KeyDelete}, "ello big ", 0},
+		{tea.KeyMsg{Type: tea.KeyCtrlE}, "ello big ", 9},
+		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, "ello big ", 5},
+		{tea.KeyMsg{Type: tea.KeyCtrlK}, "ello ", 5},
+		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("数据\x1b[31m库\n")}, "ello 数据库 ", 9},
+		{tea.KeyMsg{Type: tea.KeyCtrlU}, "", 0},
+	}
+	for i, s := range steps {
+		in.Update(s.key)
+		if in.Value() != s.want || in.pos != s.pos {
+			t.Fatalf("step %d (%v): value %q pos %d, want %q pos %d", i, s.key, in.Value(), in.pos, s.want, s.pos)
+		}
+	}
+	// A long value scrolls; the view never exceeds prompt + width + cursor.
+	in.SetValue(strings.Repeat("数据库", 20))
+	if w := len([]rune(in.View())); w > 40 {
+		t.Fatalf("view too wide: %d runes", w)
+	}
+}

@@ -1,0 +1,187 @@
+// Package ui is recall's interactive terminal UI (Bubble Tea).
+//
+// One root model (Model) owns plain child structs: the search box (a Bubbles
+// textinput), the session list (listView), the detail pane (detailView: a
+// transcript rendered with Glamour), the streaming summary panel
+// (summaryPanel), the filters (filterSet) and the status line. Update only
+// dispatches; every piece of I/O — searching, loading and rendering a
+// transcript, summarising, exporting — runs in a tea.Cmd that copies what it
+// needs into locals, and its answer comes back as a message carrying the
+// request id (seq) it was made for, so answers to superseded requests are
+// dropped. View only joins strings that were rendered earlier.
+//
+//	keystroke ─▶ queryChanged: seq++, cancel ─▶ Discover(PhaseFirst) ─▶ resultsMsg ─┐
+//	                                          └▶ Discover(PhaseFinal) ─▶ resultsMsg ─┤ seq == m.seq?
+//	selection moved ─▶ transcriptLoadMsg (after 40 ms) ─▶ Transcript+Glamour ─▶ transcriptMsg
+//	s/enter ─▶ Summarize (goroutines) ─▶ summaryStream ◀─ frame tick (30/s) ─▶ block-cached render
+package ui
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	"github.com/charmbracelet/bubbles/help"
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// focus is which region receives keys.
+type focus uint8
+
+const (
+	focusSearch focus = iota
+	focusList
+	focusDetail
+)
+
+// String names the focus, for logs and tests.
+func (f focus) String() string {
+	return [...]string{"search", "list", "detail"}[f]
+}
+
+// Options configures the TUI.
+type Options struct {
+	// Style is the pinned Glamour style (JSON); nil uses Glamour's dark style.
+	Style []byte
+	// Limit is how many sessions the list fetches (default 50).
+	Limit int
+	// SummarizeTop is how many sessions S summarises (default 3).
+	SummarizeTop int
+	// Sources seeds the source filter before results reveal the sources present.
+	Sources []string
+	// Query is typed into the search box at start.
+	Query string
+	// Now is the clock (tests pin it); nil is time.Now.
+	Now func() time.Time
+	// Clipboard receives OSC 52 sequences for y; nil is os.Stdout.
+	Clipboard io.Writer
+	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
+	Notice string
+}
+
+// Model is the root Bubble Tea model of the TUI.
+type Model struct {
+	ctx     context.Context
+	backend Backend
+	opts    Options
+	keys    KeyMap
+	styles  *Styles
+	md      *markdown
+	help    help.Model
+
+	input   lineInput
+	list    listView
+	detail  detailView
+	summary summaryPanel
+	filters filterSet
+	status  statusLine
+	layout  layout
+
+	focus         focus
+	width, height int
+	showHelp      bool
+
+	seq        uint64 // search request id
+	cancel     context.CancelFunc
+	searching  bool
+	finalSeq   uint64 // the seq whose PhaseFinal answer arrived
+	lastQuery  string // the query the list shows
+	emptyDB    bool   // the database has no sessions at all (first run)
+	seqDetail  uint64
+	seqSummary uint64
+	quitting   bool
+}
+
+// New returns the TUI model over backend. ctx bounds every command it runs.
+func New(ctx context.Context, backend Backend, opts Options) *Model {
+	if opts.Limit <= 0 {
+		opts.Limit = 50
+	}
+	if opts.SummarizeTop <= 0 {
+		opts.SummarizeTop = 3
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Clipboard == nil {
+		opts.Clipboard = os.Stdout
+	}
+	st := DefaultStyles()
+	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
+		md: newMarkdown(opts.Style), help: help.New(), filters: newFilterSet(opts.Sources)}
+	m.input = lineInput{prompt: "❯ ", placeholder: "search your agent history (F1: help)",
+		promptStyle: st.Search.Prompt, textStyle: st.Search.Text, phStyle: st.Search.Placeholder,
+		cursorStyle: st.Search.Cursor}
+	m.input.SetValue(opts.Query)
+	m.list = listView{styles: st, now: opts.Now, emptyMsg: "searching…", dirty: true}
+	m.detail.styles = st
+	m.status.styles = st
+	if opts.Notice != "" {
+		m.status.set(opts.Notice, false)
+	}
+	m.setFocus(focusSearch)
+	m.resize(80, 24)
+	return m
+}
+
+// Init starts the first query (recent sessions for an empty box).
+func (m *Model) Init() tea.Cmd {
+	return m.queryChanged()
+}
+
+// Update dispatches a message to the part of the model it concerns.
+func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		return m, m.resize(msg.Width, msg.Height)
+	case tea.KeyMsg:
+		return m, m.handleKey(msg)
+	case tea.MouseMsg:
+		return m, m.handleMouse(msg)
+	case resultsMsg:
+		return m, m.applyResults(msg)
+	case transcriptLoadMsg:
+		return m, m.loadTranscript(msg)
+	case transcriptMsg:
+		return m, m.applyTranscript(msg)
+	case summaryTickMsg:
+		return m, m.onSummaryTick(msg)
+	case summaryRenderedMsg:
+		return m, m.applySummaryFrame(msg)
+	case summaryDoneMsg:
+		return m, m.onSummaryDone(msg)
+	case execRequestMsg:
+		return m, m.runExec(msg)
+	case execDoneMsg:
+		return m, m.execDone(msg)
+	case statusMsg:
+		return m, m.status.set(msg.text, msg.err)
+	case statusExpireMsg:
+		m.status.expire(msg.id)
+		return m, nil
+	}
+	return m, nil
+}
+
+// setFocus moves keyboard focus and updates which bindings are live.
+func (m *Model) setFocus(f focus) {
+	m.focus = f
+	m.input.focused = f == focusSearch
+	m.list.SetFocused(f == focusList)
+	m.keys.updateKeys(f, m.summary.open)
+}
+
+// quit cancels everything in flight and ends the program.
+func (m *Model) quit() tea.Cmd {
+	m.quitting = true
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.stopSummary()
+	m.detail.stop()
+	return tea.Quit
+}
+
+// Focus returns the focused region's name (for tests).
+func (m *Model) Focus() string { return m.focus.String() }

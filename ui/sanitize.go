@@ -1,0 +1,154 @@
+package ui
+
+import (
+	"strings"
+	"unicode/utf8"
+)
+
+// Stored text is untrusted: a transcript may contain terminal escape
+// sequences (a tool printed colours, or someone planted an OSC 52 clipboard
+// write or a title change), carriage returns that overwrite a line, or bidi
+// overrides that reorder what the reader sees. Everything that comes from the
+// store passes through Sanitize before it reaches the screen; only the UI's
+// own styling emits escape sequences.
+
+// Sanitize returns s with terminal control sequences (CSI, OSC, DCS, SOS, PM,
+// APC and two-byte ESC sequences, in their 7-bit and 8-bit forms), C0 and C1
+// control characters other than newline and tab, carriage returns, bidi
+// embedding/override/isolate characters and the snippet highlight markers
+// removed, and invalid UTF-8 replaced by U+FFFD.
+func Sanitize(s string) string { return sanitize(s, false) }
+
+// sanitizeSnippet is Sanitize but keeps store.HighlightStart/HighlightEnd,
+// which the store puts into snippets on purpose.
+func sanitizeSnippet(s string) string { return sanitize(s, true) }
+
+func sanitize(s string, keepMarks bool) string {
+	if clean(s, keepMarks) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteRune(utf8.RuneError)
+			i++
+		case r == 0x1b:
+			i = skipEscape(s, i+1)
+		case r == 0x9b: // 8-bit CSI
+			i = skipCSI(s, i+size)
+		case r == 0x9d, r == 0x90, r == 0x98, r == 0x9e, r == 0x9f: // 8-bit OSC, DCS, SOS, PM, APC
+			i = skipString(s, i+size)
+		case dropRune(r, keepMarks):
+			i += size
+		default:
+			b.WriteString(s[i : i+size])
+			i += size
+		}
+	}
+	return b.String()
+}
+
+// clean reports whether s needs no change; the common case costs one scan.
+func clean(s string, keepMarks bool) bool {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\n' && c != '\t') || c == 0x7f {
+				return false
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || dropRune(r, keepMarks) || (r >= 0x80 && r <= 0x9f) {
+			return false
+		}
+		i += size
+	}
+	return true
+}
+
+// dropRune reports whether r is removed on its own (not as part of a sequence).
+func dropRune(r rune, keepMarks bool) bool {
+	switch {
+	case r == '\n' || r == '\t':
+		return false
+	case r < 0x20 || r == 0x7f: // C0 controls (BEL, BS, CR, ...) and DEL
+		return true
+	case r >= 0x80 && r <= 0x9f: // C1 controls
+		return true
+	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
+		return true
+	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	case !keepMarks && (r == markStart || r == markEnd):
+		return true
+	}
+	return false
+}
+
+// markStart and markEnd are store.HighlightStart and store.HighlightEnd as
+// runes (sanitize_test checks they agree).
+const (
+	markStart = '\ue000'
+	markEnd   = '\ue001'
+)
+
+// skipEscape skips what follows an ESC at s[i:] and returns the next index.
+func skipEscape(s string, i int) int {
+	if i >= len(s) {
+		return i
+	}
+	switch c := s[i]; {
+	case c == '[':
+		return skipCSI(s, i+1)
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+		return skipString(s, i+1)
+	case c >= 0x20 && c <= 0x2f: // intermediates, then one final byte (ESC ( B)
+		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {
+			i++
+		}
+		if i < len(s) && s[i] >= 0x30 && s[i] <= 0x7e {
+			i++
+		}
+		return i
+	case c >= 0x30 && c <= 0x7e: // two-byte sequence (ESC c, ESC 7, ESC =)
+		return i + 1
+	}
+	return i // a lone ESC: drop it, keep what follows
+}
+
+// skipCSI skips parameter and intermediate bytes and the final byte.
+func skipCSI(s string, i int) int {
+	for i < len(s) && s[i] >= 0x20 && s[i] <= 0x3f {
+		i++
+	}
+	if i < len(s) && s[i] >= 0x40 && s[i] <= 0x7e {
+		i++
+	}
+	return i
+}
+
+// skipString skips a control string (OSC, DCS, ...) up to and including its
+// terminator: BEL, ESC \ or the 8-bit ST. An unterminated one runs to the end,
+// as it would swallow the rest of the output in a terminal.
+func skipString(s string, i int) int {
+	for i < len(s) {
+		switch {
+		case s[i] == 0x07:
+			return i + 1
+		case s[i] == 0x1b:
+			if i+1 < len(s) && s[i+1] == '\\' {
+				return i + 2
+			}
+			return i + 1
+		case strings.HasPrefix(s[i:], "\u009c"):
+			return i + len("\u009c")
+		}
+		i++
+	}
+	return i
+}

@@ -1,0 +1,156 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/store"
+)
+
+// firstRunText replaces the empty list when the database holds no sessions.
+const firstRunText = `No sessions yet.
+
+Import your agents' history:
+  recall import
+
+or try recall on a demo history:
+  recall demo`
+
+// updateInput feeds a key to the search box and searches if the text changed.
+func (m *Model) updateInput(msg tea.KeyMsg) tea.Cmd {
+	if !m.input.Update(msg) {
+		return nil
+	}
+	return m.queryChanged()
+}
+
+// queryChanged starts a new request for the current query and filters: it
+// bumps the request id, cancels the request in flight and asks at once (no
+// debounce: the first phase is meant to answer within a frame). A non-empty
+// query asks twice in sequence: PhaseFirst for the newest hits, painted
+// immediately, then PhaseFinal for the ranked list.
+func (m *Model) queryChanged() tea.Cmd {
+	m.seq++
+	if m.cancel != nil {
+		m.cancel()
+	}
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel = cancel
+	m.searching = true
+	seq, backend, q, now, limit := m.seq, m.backend, strings.TrimSpace(m.input.Value()), m.opts.Now(), m.opts.Limit
+	if q == "" {
+		o := m.filters.list(now, m.opts.Limit)
+		filtered := m.filters.active()
+		return func() tea.Msg {
+			list, err := backend.Browse(ctx, o)
+			items := make([]Item, len(list))
+			for i, s := range list {
+				items[i] = Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
+					When: s.LastActive, Messages: s.MessageCount, Preview: s.Preview, Cwd: s.Cwd}
+			}
+			return resultsMsg{seq: seq, phase: store.PhaseFinal, browse: true, items: items, err: err,
+				index: map[bool]store.Index{true: "filtered", false: "recent"}[filtered]}
+		}
+	}
+	f := m.filters.search(now)
+	f.Typing = true
+	ask := func(phase store.Phase) tea.Cmd {
+		f := f
+		f.Phase = phase
+		return func() tea.Msg {
+			d, err := backend.Discover(ctx, SearchRequest{Query: q, Filter: f, Limit: limit})
+			return resultsMsg{seq: seq, phase: phase, query: q, items: d.Items, index: d.Index, elapsed: d.Elapsed, err: err}
+		}
+	}
+	return tea.Sequence(ask(store.PhaseFirst), ask(store.PhaseFinal))
+}
+
+// applyResults shows the answer to the current request and drops any other:
+// an older request id is a superseded keystroke, and a PhaseFirst answer
+// that arrives after its own PhaseFinal would replace better results.
+func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
+	if msg.seq != m.seq {
+		return nil
+	}
+	if msg.phase == store.PhaseFirst && m.finalSeq == msg.seq {
+		return nil
+	}
+	if msg.err != nil {
+		if errors.Is(msg.err, context.Canceled) || errors.Is(msg.err, context.DeadlineExceeded) {
+			return nil
+		}
+		m.searching = false
+		return m.status.set("search: "+msg.err.Error(), true)
+	}
+	if msg.phase == store.PhaseFinal {
+		m.finalSeq = msg.seq
+		m.searching = false
+	}
+	m.lastQuery = msg.query
+	m.emptyDB = msg.browse && len(msg.items) == 0 && !m.filters.active()
+	switch {
+	case m.emptyDB:
+		m.list.emptyMsg = firstRunText
+	case msg.browse:
+		m.list.emptyMsg = "no sessions match the filters"
+	default:
+		m.list.emptyMsg = "no matches — try OR, a prefix*, or fewer words (F1 for syntax)"
+	}
+	m.filters.learnSources(msg.items)
+	m.status.setSearch(msg.index, msg.elapsed, len(msg.items), msg.browse)
+	before := m.list.SelectedID()
+	m.list.SetItems(msg.items)
+	m.list.dirty = true
+	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query {
+		return m.selectionChanged()
+	}
+	return nil
+}
+
+// move moves the selection, or scrolls the detail pane when it has focus.
+func (m *Model) move(msg tea.KeyMsg) tea.Cmd {
+	k := &m.keys
+	if m.focus == focusDetail {
+		v := m.detailScroller()
+		switch {
+		case key.Matches(msg, k.Up):
+			v.ScrollBy(-1)
+		case key.Matches(msg, k.Down):
+			v.ScrollBy(1)
+		case key.Matches(msg, k.PageUp):
+			v.ScrollBy(-max(1, v.height-1))
+		case key.Matches(msg, k.PageDown):
+			v.ScrollBy(max(1, v.height-1))
+		case key.Matches(msg, k.Top):
+			v.GotoTop()
+		case key.Matches(msg, k.Bottom):
+			v.GotoBottom()
+		}
+		if v == &m.summary.view {
+			m.summary.follow = v.AtBottom()
+		}
+		return nil
+	}
+	var changed bool
+	switch {
+	case key.Matches(msg, k.Up):
+		changed = m.list.Move(-1)
+	case key.Matches(msg, k.Down):
+		changed = m.list.Move(1)
+	case key.Matches(msg, k.PageUp):
+		changed = m.list.Move(-m.list.Page())
+	case key.Matches(msg, k.PageDown):
+		changed = m.list.Move(m.list.Page())
+	case key.Matches(msg, k.Top):
+		changed = m.list.Select(0)
+	case key.Matches(msg, k.Bottom):
+		changed = m.list.Select(len(m.list.items) - 1)
+	}
+	if changed {
+		return m.selectionChanged()
+	}
+	return nil
+}
