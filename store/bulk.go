@@ -84,6 +84,10 @@ func (tx *Tx) indexDirect(m *Message, content string) error {
 	if err := tx.c.run("INSERT INTO messages_fts_trigram(rowid, content) VALUES (?, ?)", m.ID, text); err != nil {
 		return err
 	}
+	// Same gate as the recall_cjk_insert trigger, so both paths index alike.
+	if !hasCJK(content) && !hasCJK(m.ToolCalls) {
+		return nil
+	}
 	if g := cjkGrams(text); g != "" {
 		return tx.c.run("INSERT INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", m.ID, g)
 	}

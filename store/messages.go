@@ -176,7 +176,7 @@ func (s *Store) MessagesAround(ctx context.Context, sessionID string, anchor int
 // minID and the last n after maxID, both in ascending order.
 func (s *Store) Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) ([]Message, []Message, error) {
 	var start, end []Message
-	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND m.role IN ('user', 'assistant') AND length(m.content) > 0 AND " + s.layout.visibleMessage()
+	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND m.role IN ('user', 'assistant') AND m.content <> '' AND " + s.layout.visibleMessage()
 	err := s.read(ctx, func(c *conn) error {
 		if err := c.query(sel+" AND m.id < ? ORDER BY m.id LIMIT ?", []any{sessionID, minID, n}, func(st stmtRow) error {
 			start = append(start, scanMessage(st))

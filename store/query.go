@@ -336,9 +336,15 @@ func (q parsedQuery) conjunctive() bool {
 // render writes the query as FTS5 syntax; term renders each leaf.
 func (q parsedQuery) render(term func(t qtok) string) string {
 	var b strings.Builder
-	for _, t := range q.toks {
+	for i, t := range q.toks {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
+		}
+		// FTS5 reads juxtaposed terms as AND, but not a group beside an
+		// operand ("(a OR b) c" is a syntax error): spell the AND out there.
+		if i > 0 && operandEnd(q.toks[i-1].kind) && operandStart(t.kind) &&
+			(q.toks[i-1].kind != tTerm || t.kind != tTerm) {
+			b.WriteString("AND ")
 		}
 		switch t.kind {
 		case tTerm:

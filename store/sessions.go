@@ -307,7 +307,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	}
 	vis := s.layout.visibleMessage()
 	q := "SELECT " + s.layout.sessionSelect() + `,
-		COALESCE((SELECT substr(m.content, 1, 200) FROM messages m WHERE m.session_id = s.id AND m.role = 'user'
+		COALESCE((SELECT CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = X'00' THEN m.content ELSE substr(m.content, 1, 200) END FROM messages m WHERE m.session_id = s.id AND m.role = 'user'
 			AND m.content IS NOT NULL AND m.content <> '' AND ` + vis + ` ORDER BY m.id LIMIT 1), ''),
 		COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)
 		FROM sessions s WHERE ` + cond + ` ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?`

@@ -154,8 +154,14 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 		return fmt.Errorf("open %s: %w", s.path, err)
 	}
 	s.layout = lay
-	if lay.schemaVersion > migrationsHermesMax() && s.notice == "" && lay.recallCreated {
-		s.notice = fmt.Sprintf("%s has schema version %d, newer than recall knows (%d): opened read-only", s.path, lay.schemaVersion, migrationsHermesMax())
+	// recall's own databases stop at the migrations it ships; a Hermes
+	// database is read through the newest Hermes layout recall knows.
+	known := hermesNewestKnown
+	if lay.recallCreated {
+		known = migrationsHermesMax()
+	}
+	if lay.schemaVersion > known && s.notice == "" {
+		s.notice = fmt.Sprintf("%s has schema version %d, newer than recall knows (%d): opened read-only", s.path, lay.schemaVersion, known)
 	}
 	s.readers <- c
 	return nil
@@ -180,6 +186,10 @@ func (s *Store) untrack(c *conn) {
 
 // Path is the database file.
 func (s *Store) Path() string { return s.path }
+
+// hermesNewestKnown is the newest Hermes state.db schema whose layout recall
+// reads (spec §11: external-content FTS over views, v23+).
+const hermesNewestKnown = 30
 
 // ReadOnly reports whether the store never writes (a foreign or newer database).
 func (s *Store) ReadOnly() bool { return s.readOnly }
