@@ -56,6 +56,8 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 		raw = string([]rune(raw)[:maxQueryRunes])
 	}
 	raw = strings.ToValidUTF8(raw, " ")
+	// SQLite ends an FTS5 string literal at a NUL byte; no tokenizer indexes one.
+	raw = strings.ReplaceAll(raw, "\x00", " ")
 	toks := lex(raw, columns)
 	toks = repair(toks)
 	if typing && len(toks) > 0 && !endsInSpace(raw) {
@@ -336,19 +338,26 @@ func (q parsedQuery) conjunctive() bool {
 // render writes the query as FTS5 syntax; term renders each leaf.
 func (q parsedQuery) render(term func(t qtok) string) string {
 	var b strings.Builder
+	prevGroup := false // the previous leaf rendered as a parenthesised group
 	for i, t := range q.toks {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
-		// FTS5 reads juxtaposed terms as AND, but not a group beside an
-		// operand ("(a OR b) c" is a syntax error): spell the AND out there.
+		leaf := ""
+		if t.kind == tTerm {
+			leaf = term(t)
+		}
+		// FTS5 reads juxtaposed phrases as AND, but not a group beside an
+		// operand ("(a OR b) c" is a syntax error), and a leaf may render as
+		// a group (the CJK plan): spell the AND out wherever a group is involved.
 		if i > 0 && operandEnd(q.toks[i-1].kind) && operandStart(t.kind) &&
-			(q.toks[i-1].kind != tTerm || t.kind != tTerm) {
+			(q.toks[i-1].kind != tTerm || t.kind != tTerm || prevGroup || strings.HasPrefix(leaf, "(")) {
 			b.WriteString("AND ")
 		}
+		prevGroup = strings.HasPrefix(leaf, "(")
 		switch t.kind {
 		case tTerm:
-			b.WriteString(term(t))
+			b.WriteString(leaf)
 		case tAnd:
 			b.WriteString("AND")
 		case tOr:
