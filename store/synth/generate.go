@@ -24,6 +24,8 @@ const meanSessionMessages = 26
 type Options struct {
 	Messages int    // total messages to emit (exactly)
 	Seed     uint64 // same seed, same corpus
+	// Span is how far back before Anchor the sessions reach (default two years).
+	Span time.Duration
 }
 
 // Session is one generated session and its messages, in order. Children
@@ -55,9 +57,13 @@ func New(opt Options) *Generator {
 		r:   rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15)),
 		v:   getVocab(),
 	}
+	if opt.Span <= 0 {
+		opt.Span = span
+		g.opt.Span = span
+	}
 	sessions := max(1, opt.Messages/meanSessionMessages)
-	g.gap = span / time.Duration(sessions)
-	g.clock = Anchor.Add(-span)
+	g.gap = opt.Span / time.Duration(sessions)
+	g.clock = Anchor.Add(-opt.Span)
 	for _, t := range topicTexts {
 		g.topicW += t.weight
 	}
