@@ -2,8 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +12,7 @@ import (
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/synth"
 )
 
 // BenchmarkKeystroke measures keystroke → new list drawn through the real
@@ -23,7 +22,7 @@ import (
 //
 // The corpus is $RECALL_BENCH_DB when set (e.g. the 1,000,000-message corpus
 // from `recall gen`), else $RECALL_BENCH_MESSAGES (default 20,000) generated
-// messages in a temporary database.
+// messages from synth (the `recall gen` corpus) in a temporary database.
 func BenchmarkKeystroke(b *testing.B) {
 	st := benchStore(b)
 	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions})
@@ -94,46 +93,8 @@ func benchStore(b *testing.B) *store.Store {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	if err := fillCorpus(ctx, st, n); err != nil {
+	if err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, nil); err != nil {
 		b.Fatal(err)
 	}
 	return st
-}
-
-// fillCorpus writes n messages in sessions of 40: developer chatter in
-// English and Chinese with the benchmark's query terms mixed in.
-func fillCorpus(ctx context.Context, st *store.Store, n int) error {
-	words := strings.Fields("the a sqlite migration database index query slow fast deploy rollback docker network " +
-		"connection refused timeout retry cache config server client build test error log trace request user " +
-		"session agent tool model prompt token stream render terminal brontide 部署 数据库 内存泄漏 服务端 超时 配置")
-	r := rand.New(rand.NewPCG(1, 2))
-	sources := []string{"claude-code", "codex", "cli", "telegram", "gemini-cli"}
-	base := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
-	const per = 40
-	for s := 0; s*per < n; s++ {
-		id := fmt.Sprintf("bench-%06d", s)
-		start := base.Add(time.Duration(s) * time.Hour)
-		msgs := make([]store.Message, 0, per)
-		for i := 0; i < per && s*per+i < n; i++ {
-			var b strings.Builder
-			for range 8 + r.IntN(40) {
-				b.WriteString(words[r.IntN(len(words))])
-				b.WriteByte(' ')
-			}
-			msgs = append(msgs, store.Message{SessionID: id, Role: []string{"user", "assistant", "tool"}[i%3],
-				Content: b.String(), Timestamp: start.Add(time.Duration(i) * time.Minute)})
-		}
-		err := st.Write(ctx, func(tx *store.Tx) error {
-			if err := tx.UpsertSession(store.Session{ID: id, Source: sources[s%len(sources)], Model: "m",
-				Title: fmt.Sprintf("session %d about %s", s, words[s%len(words)]), StartedAt: start}); err != nil {
-				return err
-			}
-			_, err := tx.InsertMessages(msgs)
-			return err
-		})
-		if err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -15,8 +15,9 @@ mean over all queries.
 """
 import argparse, json, math, re, sqlite3, statistics, subprocess, sys, time
 
-DEFAULT_QUERIES = ["unicast", "checksum", "result", "the", "co*", "t*", "file offset",
-                   "mask OR buffer", '"the file"', "数据", "数据库迁移", "修改youer服务端"]
+# synth.BenchQueries (store/synth/bench.go): the issue's mixed set over a `recall gen` corpus.
+DEFAULT_QUERIES = ["zenkowitz", "鲲鹏", "brontide", "error", "the", "d*", "co*", "docker network",
+                   "postgres OR redis", '"connection refused"', "部署", "内存泄漏", "修改youer服务端", "youer"]
 
 CJK = re.compile("[\u4e00-\u9fff\u3400-\u4dbf\U00020000-\U0002a6df\u3000-\u303f\u3040-\u309f\u30a0-\u30ff\uac00-\ud7af]")
 
