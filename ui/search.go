@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -65,8 +66,24 @@ func (m *Model) queryChanged() tea.Cmd {
 			return resultsMsg{seq: seq, phase: phase, query: q, items: d.Items, index: d.Index, elapsed: d.Elapsed, err: err}
 		}
 	}
-	return tea.Sequence(ask(store.PhaseFirst), ask(store.PhaseFinal))
+	final := ask(store.PhaseFinal)
+	settle := func() tea.Msg {
+		// Ranking waits for a pause in typing: started on every keystroke,
+		// a 20-75 ms bm25 pass over a million messages would compete with
+		// the next keystroke's first phase for the CPU, only to be dropped.
+		select {
+		case <-time.After(finalPhaseDelay):
+			return final()
+		case <-ctx.Done():
+			return resultsMsg{seq: seq, phase: store.PhaseFinal, err: ctx.Err()}
+		}
+	}
+	return tea.Sequence(ask(store.PhaseFirst), settle)
 }
+
+// finalPhaseDelay is the pause in typing after which the ranked phase runs;
+// shorter than the gap between keystrokes of a fast typist (~100 ms).
+const finalPhaseDelay = 60 * time.Millisecond
 
 // applyResults shows the answer to the current request and drops any other:
 // an older request id is a superseded keystroke, and a PhaseFirst answer

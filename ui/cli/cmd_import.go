@@ -1,0 +1,466 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/bubbles/progress"
+	"github.com/muesli/termenv"
+	"golang.org/x/term"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/jsonl"
+
+	// Sources register themselves in init: one blank import per folder
+	// under store/importer.
+	_ "github.com/recall-dev/recall/store/importer/claude"
+	_ "github.com/recall-dev/recall/store/importer/codex"
+	_ "github.com/recall-dev/recall/store/importer/gemini"
+	_ "github.com/recall-dev/recall/store/importer/hermes"
+)
+
+func init() {
+	register(&Command{
+		Name:    "import",
+		Usage:   "recall import [--json] SOURCE [PATH...] | all | jsonl FILE|-",
+		Summary: "import agent histories (hermes, claude, codex, gemini, jsonl; 'all' = every one found here)",
+		Run:     runImport,
+	})
+}
+
+// shownProblems is how many problems the text summary lists per source.
+const shownProblems = 5
+
+// importResult is one source's import.
+type importResult struct {
+	Source  string
+	Report  importer.Report
+	Elapsed time.Duration
+	Err     error // fatal: the source could not be imported at all
+	Notice  string
+}
+
+// failed is true when the source imported nothing because of a fatal error
+// (or because every one of its files failed).
+func (r importResult) failed() bool {
+	if r.Err != nil {
+		return r.Report.Files == 0 && r.Report.Messages == 0
+	}
+	return r.Report.Failed > 0 && r.Report.Files == 0 && r.Report.Unchanged == 0
+}
+
+func (r importResult) rate() float64 {
+	if s := r.Elapsed.Seconds(); s > 0 {
+		return float64(r.Report.Messages) / s
+	}
+	return 0
+}
+
+type problemJSON struct {
+	File    string `json:"file,omitempty"`
+	Line    int    `json:"line,omitempty"`
+	Message string `json:"message"`
+}
+
+type importJSON struct {
+	Source          string        `json:"source"`
+	Files           int           `json:"files"`
+	Unchanged       int           `json:"unchanged"`
+	Failed          int           `json:"failed"`
+	Sessions        int           `json:"sessions"`
+	Messages        int           `json:"messages"`
+	Skipped         int           `json:"skipped"`
+	Malformed       int           `json:"malformed"`
+	Problems        []problemJSON `json:"problems"`
+	Seconds         float64       `json:"seconds"`
+	MessagesPerSec  float64       `json:"messages_per_second"`
+	Error           string        `json:"error,omitempty"`
+	RetentionNotice string        `json:"retention_notice,omitempty"`
+}
+
+func (r importResult) json() importJSON {
+	out := importJSON{
+		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed,
+		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Skipped: r.Report.Skipped,
+		Malformed: r.Report.Malformed, Problems: []problemJSON{},
+		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice,
+	}
+	for _, p := range r.Report.Problems {
+		out.Problems = append(out.Problems, problemJSON{File: p.File, Line: p.Line, Message: p.Msg})
+	}
+	if r.Err != nil {
+		out.Error = r.Err.Error()
+	}
+	return out
+}
+
+func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
+
+// parseInterspersed parses flags wherever they appear among the positional
+// arguments (recall import claude DIR --json); "--" ends the flags.
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var tail []string
+	for i, a := range args {
+		if a == "--" {
+			args, tail = args[:i], args[i+1:]
+			break
+		}
+	}
+	var pos []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			break
+		}
+		pos = append(pos, args[0])
+		args = args[1:]
+	}
+	return append(pos, tail...), nil
+}
+
+// knownSources lists the registered sources for an error message, each with
+// the short alias it answers to: "claude-code (claude), codex, ...".
+func knownSources() string {
+	short := map[string]string{}
+	for _, a := range []string{"claude", "gemini", "hermes", "codex", "jsonl"} {
+		if s, ok := importer.Lookup(a); ok && s.Name() != a {
+			short[s.Name()] = a
+		}
+	}
+	var names []string
+	for _, s := range importer.Sources() {
+		n := s.Name()
+		if a := short[n]; a != "" {
+			n += " (" + a + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
+}
+
+// lookupSource resolves a source name or alias, or returns the one-line error.
+func lookupSource(name string) (importer.Source, error) {
+	src, ok := importer.Lookup(name)
+	if !ok {
+		return nil, usageError("unknown source %q (known: %s, or all)", name, knownSources())
+	}
+	return src, nil
+}
+
+// installedSources are the registered sources, other than the generic jsonl
+// one, with at least one default location present on this machine.
+func installedSources() []importer.Source {
+	var out []importer.Source
+	for _, s := range importer.Sources() {
+		if s.Name() == jsonl.SourceName {
+			continue
+		}
+		for _, p := range s.DefaultPaths() {
+			if _, err := os.Stat(p); err == nil {
+				out = append(out, s)
+				break
+			}
+		}
+	}
+	return out
+}
+
+func runImport(env *Env, args []string) error {
+	c := commands["import"]
+	fs := newFlags(c, env)
+	asJSON := fs.Bool("json", false, "print the report(s) as JSON (an object; an array for 'all')")
+	args, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if len(args) == 0 {
+		return usageError("a SOURCE is required (%s, or all)", knownSources())
+	}
+	name, paths := args[0], args[1:]
+
+	var srcs []importer.Source
+	all := name == "all"
+	if all {
+		if len(paths) > 0 {
+			return usageError("'import all' reads each source's default location and takes no PATH")
+		}
+		srcs = installedSources()
+	} else {
+		src, err := lookupSource(name)
+		if err != nil {
+			return err
+		}
+		if src.Name() == jsonl.SourceName && len(paths) == 0 {
+			return usageError("jsonl needs a FILE (or - for standard input)")
+		}
+		for _, p := range paths {
+			if p == "-" && src.Name() != jsonl.SourceName {
+				return usageError("only jsonl reads standard input (-)")
+			}
+		}
+		srcs = []importer.Source{src}
+	}
+	if all && len(srcs) == 0 {
+		if *asJSON {
+			return printJSON(env.Stdout, []importJSON{})
+		}
+		fmt.Fprintln(env.Stderr, "recall import: no agent history found in the default locations; name a SOURCE and PATH to import from elsewhere")
+		return nil
+	}
+
+	st, err := env.Open(store.Options{Create: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if st.ReadOnly() {
+		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
+	}
+
+	pr := newImportProgress(env, *asJSON)
+	var results []importResult
+	for _, src := range srcs {
+		if env.Ctx.Err() != nil {
+			break
+		}
+		r := importSource(env, st, src, paths, pr)
+		pr.done()
+		if !*asJSON {
+			printImportResult(env.Stdout, r)
+		}
+		results = append(results, r)
+	}
+	printNotices(env, results, *asJSON)
+	if *asJSON {
+		var err error
+		if all {
+			out := make([]importJSON, 0, len(results))
+			for _, r := range results {
+				out = append(out, r.json())
+			}
+			err = printJSON(env.Stdout, out)
+		} else if len(results) > 0 {
+			err = printJSON(env.Stdout, results[0].json())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if env.Ctx.Err() != nil {
+		return errors.New("interrupted; what was imported is kept, run the import again to continue")
+	}
+	return importOutcome(env, results, *asJSON)
+}
+
+// importOutcome fails the command only when nothing could be imported
+// because of fatal errors; otherwise the errors of single sources are
+// reported on stderr.
+func importOutcome(env *Env, results []importResult, asJSON bool) error {
+	var errs []string
+	allFailed := len(results) > 0
+	for _, r := range results {
+		if !r.failed() {
+			allFailed = false
+		}
+		if r.Err != nil {
+			errs = append(errs, r.Source+": "+r.Err.Error())
+		} else if r.failed() {
+			errs = append(errs, r.Source+": every file failed")
+		}
+	}
+	if allFailed {
+		return errors.New(strings.Join(errs, "; "))
+	}
+	if !asJSON {
+		for _, e := range errs {
+			fmt.Fprintln(env.Stderr, "recall import: "+e)
+		}
+	}
+	return nil
+}
+
+// importSource runs one source over paths (its default location when empty);
+// for jsonl, "-" reads standard input.
+func importSource(env *Env, st *store.Store, src importer.Source, paths []string, pr *importProgress) importResult {
+	res := importResult{Source: src.Name()}
+	if rt, ok := src.(importer.Retainer); ok {
+		res.Notice = rt.RetentionNotice()
+	}
+	start := time.Now()
+	defer func() { res.Elapsed = time.Since(start) }()
+	var files []string
+	stdin := false
+	for _, p := range paths {
+		if p == "-" {
+			stdin = true
+			continue
+		}
+		if _, err := os.Stat(p); err != nil {
+			res.Err = pathError(err, p)
+			res.Elapsed = time.Since(start)
+			return res
+		}
+		files = append(files, p)
+	}
+	if len(files) > 0 || !stdin {
+		rep, err := importer.Run(env.Ctx, st, src, files, importer.Options{Progress: pr.update})
+		res.Report = rep
+		if err != nil && !errors.Is(err, context.Canceled) {
+			res.Err = err
+		}
+	}
+	if stdin && env.Ctx.Err() == nil {
+		rep, err := jsonl.ImportReader(env.Ctx, st, "-", env.Stdin)
+		res.Report.Add(rep)
+		if err != nil && !errors.Is(err, context.Canceled) && res.Err == nil {
+			res.Err = err
+		}
+	}
+	res.Elapsed = time.Since(start)
+	return res
+}
+
+func pathError(err error, p string) error {
+	if errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("%s: no such file or directory", p)
+	}
+	return err
+}
+
+// printImportResult prints a source's summary line and its first problems.
+func printImportResult(w io.Writer, r importResult) {
+	if r.Err != nil && r.failed() {
+		return // the error goes to stderr (importOutcome)
+	}
+	fmt.Fprintf(w, "%s: %s in %s (%s msg/s)\n", r.Source, r.Report.Summary(), fmtSeconds(r.Elapsed), fmtRate(r.rate()))
+	for i, p := range r.Report.Problems {
+		if i == shownProblems {
+			break
+		}
+		fmt.Fprintln(w, "  "+safeText(p.String()))
+	}
+	if more := r.Report.Malformed + r.Report.Failed - min(len(r.Report.Problems), shownProblems); more > 0 && len(r.Report.Problems) > 0 {
+		fmt.Fprintf(w, "  ... and %d more\n", more)
+	}
+	if r.Err != nil {
+		fmt.Fprintf(w, "  stopped early: %v\n", r.Err)
+	}
+}
+
+// printNotices prints each distinct retention notice once, on stderr.
+func printNotices(env *Env, results []importResult, asJSON bool) {
+	seen := map[string]bool{}
+	for _, r := range results {
+		if r.Notice != "" && !seen[r.Notice] {
+			seen[r.Notice] = true
+			fmt.Fprintln(env.Stderr, "note: "+r.Notice)
+		}
+	}
+}
+
+func fmtSeconds(d time.Duration) string {
+	if d < 10*time.Second {
+		return fmt.Sprintf("%.2fs", d.Seconds())
+	}
+	return d.Round(100 * time.Millisecond).String()
+}
+
+// fmtRate prints a rate with thousands separators: 48,210.
+func fmtRate(f float64) string { return groupDigits(int64(f + 0.5)) }
+
+func groupDigits(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// importProgress draws a progress bar on a terminal (stderr, else stdout
+// when it is not carrying JSON); elsewhere it stays silent and the final
+// summary line is the only output.
+type importProgress struct {
+	w    io.Writer
+	bar  progress.Model
+	last time.Time
+	drew bool
+}
+
+func newImportProgress(env *Env, asJSON bool) *importProgress {
+	p := &importProgress{}
+	switch {
+	case isTerminal(env.Stderr):
+		p.w = env.Stderr
+	case env.StdoutIsTerminal && !asJSON:
+		p.w = env.Stdout
+	default:
+		return p
+	}
+	p.bar = progress.New(progress.WithDefaultGradient(), progress.WithWidth(30), progress.WithoutPercentage(),
+		progress.WithColorProfile(termenv.NewOutput(p.w).ColorProfile()))
+	return p
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
+}
+
+// update is importer.Options.Progress: redraw at most ten times a second.
+func (p *importProgress) update(pg importer.Progress) {
+	if p == nil || p.w == nil {
+		return
+	}
+	now := time.Now()
+	if pg.FilesDone < pg.FilesTotal && now.Sub(p.last) < 100*time.Millisecond {
+		return
+	}
+	p.last = now
+	frac := 0.0
+	if pg.FilesTotal > 0 {
+		frac = float64(pg.FilesDone) / float64(pg.FilesTotal)
+	}
+	rate := 0.0
+	if s := pg.Elapsed.Seconds(); s > 0 {
+		rate = float64(pg.Messages) / s
+	}
+	fmt.Fprintf(p.w, "\r%-12s %s %d/%d files  %s msgs  %s msg/s\x1b[K",
+		pg.Source, p.bar.ViewAs(frac), pg.FilesDone, pg.FilesTotal, groupDigits(int64(pg.Messages)), fmtRate(rate))
+	p.drew = true
+}
+
+// done erases the bar before the summary line is printed.
+func (p *importProgress) done() {
+	if p != nil && p.drew {
+		fmt.Fprint(p.w, "\r\x1b[K")
+		p.drew = false
+	}
+}
+
+// sourceNames lists sources for messages.
+func sourceNames(srcs []importer.Source) string {
+	names := make([]string, 0, len(srcs))
+	for _, s := range srcs {
+		names = append(names, s.Name())
+	}
+	sort.Strings(names)
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,193 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/jsonl"
+)
+
+func init() {
+	register(&Command{
+		Name:    "watch",
+		Usage:   "recall watch [--interval D] [--once] [SOURCE...]",
+		Summary: "keep importing as agents write (every source found here, or the ones named); Ctrl-C stops",
+		Run:     runWatch,
+	})
+}
+
+// fileSig is what a poll compares to tell that a file changed: size and
+// mtime of the file and of its SQLite write-ahead log (a Hermes state.db
+// changes through its -wal long before a checkpoint touches the file).
+type fileSig struct {
+	size, walSize int64
+	mod, walMod   time.Time
+}
+
+func statSig(path string) (fileSig, bool) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileSig{}, false
+	}
+	s := fileSig{size: fi.Size(), mod: fi.ModTime()}
+	if wi, err := os.Stat(path + "-wal"); err == nil {
+		s.walSize, s.walMod = wi.Size(), wi.ModTime()
+	}
+	return s, true
+}
+
+// watched is one source being followed, with the files it had at the last poll.
+type watched struct {
+	src  importer.Source
+	seen map[string]fileSig
+	// lastErr is the last error printed, so a persisting one is shown once.
+	lastErr string
+}
+
+func runWatch(env *Env, args []string) error {
+	c := commands["watch"]
+	fs := newFlags(c, env)
+	interval := fs.Duration("interval", 2*time.Second, "how often to look for changed files")
+	once := fs.Bool("once", false, "import what changed once and exit")
+	names, err := parseInterspersed(fs, args)
+	if err != nil {
+		return err
+	}
+	if *interval < 100*time.Millisecond {
+		return usageError("--interval must be at least 100ms, got %s", *interval)
+	}
+	var srcs []importer.Source
+	if len(names) == 0 {
+		srcs = installedSources()
+		if len(srcs) == 0 {
+			return errors.New("no agent history found in the default locations; name the SOURCE to watch")
+		}
+	}
+	for _, n := range names {
+		src, err := lookupSource(n)
+		if err != nil {
+			return err
+		}
+		if src.Name() == jsonl.SourceName {
+			return usageError("jsonl has no default location to watch; import files with 'recall import jsonl FILE'")
+		}
+		srcs = append(srcs, src)
+	}
+
+	st, err := env.Open(store.Options{Create: true})
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	if st.ReadOnly() {
+		return errors.New("the database is read-only (a Hermes database or a newer schema); watch into a recall database with --db")
+	}
+	ws := make([]*watched, len(srcs))
+	for i, s := range srcs {
+		ws[i] = &watched{src: s}
+	}
+	if !*once {
+		fmt.Fprintf(env.Stderr, "recall watch: following %s every %s (Ctrl-C to stop)\n", sourceNames(srcs), *interval)
+	}
+	notices := map[string]bool{}
+	for _, w := range ws {
+		if rt, ok := w.src.(importer.Retainer); ok {
+			if n := rt.RetentionNotice(); n != "" && !notices[n] {
+				notices[n] = true
+				fmt.Fprintln(env.Stderr, "note: "+n)
+			}
+		}
+	}
+	tick := time.NewTicker(*interval)
+	defer tick.Stop()
+	for {
+		for _, w := range ws {
+			if env.Ctx.Err() != nil {
+				return nil
+			}
+			w.poll(env, st)
+		}
+		if *once {
+			return nil
+		}
+		select {
+		case <-env.Ctx.Done():
+			return nil // Ctrl-C: everything committed so far is kept
+		case <-tick.C:
+		}
+	}
+}
+
+// poll imports the files of one source that are new or changed since the
+// last poll (all of them the first time; the importer's own bookkeeping
+// skips what an earlier run already read) and prints a line if anything
+// was imported.
+func (w *watched) poll(env *Env, st *store.Store) {
+	start := time.Now()
+	files, err := w.src.Discover(w.src.DefaultPaths())
+	if err != nil {
+		w.report(env, err)
+		return
+	}
+	now := make(map[string]fileSig, len(files))
+	var changed []string
+	for _, f := range files {
+		sig, ok := statSig(f)
+		if !ok {
+			continue
+		}
+		now[f] = sig
+		if prev, ok := w.seen[f]; !ok || prev != sig {
+			changed = append(changed, f)
+		}
+	}
+	if len(changed) == 0 {
+		w.seen = now
+		return
+	}
+	rep, err := importer.Run(env.Ctx, st, w.src, nil, importer.Options{Files: changed})
+	if err != nil && errors.Is(err, context.Canceled) {
+		return // stopping; the next watch picks up the rest
+	}
+	// Files that failed are retried at the next poll.
+	for _, p := range rep.Problems {
+		if p.Line == 0 {
+			delete(now, p.File)
+		}
+	}
+	w.seen = now
+	if rep.Messages > 0 || rep.Sessions > 0 {
+		line := fmt.Sprintf("%s %s: +%d messages, %d sessions updated, %d files",
+			time.Now().Format("15:04:05"), w.src.Name(), rep.Messages, rep.Sessions, rep.Files)
+		if rep.Malformed > 0 {
+			line += fmt.Sprintf(", %d malformed", rep.Malformed)
+		}
+		fmt.Fprintf(env.Stdout, "%s (%s)\n", line, fmtSeconds(time.Since(start)))
+	}
+	if err == nil && rep.Failed > 0 {
+		for _, p := range rep.Problems {
+			if p.Line == 0 {
+				err = errors.New(p.String())
+				break
+			}
+		}
+	}
+	w.report(env, err)
+}
+
+// report prints an error once while it persists.
+func (w *watched) report(env *Env, err error) {
+	msg := ""
+	if err != nil {
+		msg = err.Error()
+	}
+	if msg != "" && msg != w.lastErr {
+		fmt.Fprintf(env.Stderr, "recall watch: %s: %s\n", w.src.Name(), safeText(msg))
+	}
+	w.lastErr = msg
+}
