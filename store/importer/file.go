@@ -73,7 +73,7 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	}
 	p.Seen = true
 	p.Sessions = strings.Fields(prev.Sessions)
-	if prev.Size == p.Size && prev.ModTime.Equal(p.ModTime) {
+	if prev.Size == p.Size && SameModTime(prev.ModTime, p.ModTime) {
 		p.Unchanged = true
 		p.Full = false
 		return p, nil
@@ -104,6 +104,14 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	p.From = st.Cursor
 	p.Parser = st.Parser
 	return p, nil
+}
+
+// SameModTime compares a recorded mtime with a file's: the store keeps
+// times as REAL Unix seconds, which hold about a quarter of a microsecond,
+// so nanosecond mtimes never compare equal after a round trip.
+func SameModTime(recorded, actual time.Time) bool {
+	d := recorded.Sub(actual)
+	return d < time.Microsecond && d > -time.Microsecond
 }
 
 // windows hashes the head of r and the window before off.

@@ -156,6 +156,12 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 			}
 		}
 		off, line = l.End, l.No
+		if !l.Terminated {
+			// A complete last record without its newline: the newline the
+			// writer adds next ends this same line, so the next import
+			// must count from the line before.
+			line = l.No - 1
+		}
 	}
 	if err := lr.Err(); err != nil {
 		return fmt.Errorf("read %s: %w", p.Path, err)

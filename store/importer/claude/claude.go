@@ -38,6 +38,7 @@ func init() { importer.Register(&Source{}, "claude", "claude-code") }
 type Source struct {
 	mu        sync.Mutex
 	uuids     map[string]string // message uuid -> session, for summaries from other files
+	tails     map[string]string // session -> uuid of its last message, from this run
 	summaries []summary
 }
 
@@ -132,26 +133,98 @@ func (s *Source) Import(ctx context.Context, st *store.Store, file string) (impo
 	if s.uuids == nil {
 		s.uuids = map[string]string{}
 	}
+	if s.tails == nil {
+		s.tails = map[string]string{}
+	}
 	for u, sid := range last.uuids {
 		s.uuids[u] = sid
+	}
+	for sid, u := range last.tails {
+		s.tails[sid] = u
 	}
 	s.summaries = append(s.summaries, last.summaries...)
 	return rep, nil
 }
 
-// Finish titles, from summaries found in other files, the untitled sessions
-// holding their leaf message.
+// Summaries name their session by the uuid of its last message (leafUuid),
+// often in a file imported in an earlier run (recall watch imports one
+// changed file at a time). recall therefore remembers, in state_meta, the
+// last message uuid of every Claude Code session and the summaries whose
+// leaf it has not seen yet.
+const (
+	metaTails   = "recall_claude_tails"     // JSON {session id: last message uuid}
+	metaPending = "recall_claude_summaries" // JSON [{Leaf, Text}] still unresolved
+	maxPending  = 1000
+)
+
+// Finish titles, from summaries found in other files (this run's or an
+// earlier one's), the untitled sessions holding their leaf message.
 func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, error) {
 	s.mu.Lock()
-	sums, uuids := s.summaries, s.uuids
-	s.summaries, s.uuids = nil, nil
+	sums, uuids, tails := s.summaries, s.uuids, s.tails
+	s.summaries, s.uuids, s.tails = nil, nil, nil
 	s.mu.Unlock()
 	var rep importer.Report
+	if len(sums) == 0 && len(tails) == 0 {
+		return rep, nil
+	}
 	titles := map[string]string{}
-	for _, sm := range sums {
-		if sid, ok := uuids[sm.Leaf]; ok {
-			titles[sid] = sm.Text
+	err := st.Write(ctx, func(tx *store.Tx) error {
+		clear(titles)
+		known := map[string]string{}
+		if raw, ok, err := tx.Meta(metaTails); err != nil {
+			return err
+		} else if ok {
+			_ = json.Unmarshal([]byte(raw), &known)
 		}
+		var pending []summary
+		if raw, ok, err := tx.Meta(metaPending); err != nil {
+			return err
+		} else if ok {
+			_ = json.Unmarshal([]byte(raw), &pending)
+		}
+		for sid, u := range tails {
+			known[sid] = u
+		}
+		leaves := make(map[string]string, len(known))
+		for sid, u := range known {
+			leaves[u] = sid
+		}
+		var still []summary
+		seen := map[string]bool{}
+		for _, sm := range append(pending, sums...) {
+			sid, ok := uuids[sm.Leaf]
+			if !ok {
+				sid, ok = leaves[sm.Leaf]
+			}
+			if ok {
+				titles[sid] = sm.Text
+			} else if !seen[sm.Leaf] {
+				seen[sm.Leaf] = true
+				still = append(still, sm)
+			}
+		}
+		if len(still) > maxPending {
+			still = still[len(still)-maxPending:]
+		}
+		raw, err := json.Marshal(known)
+		if err != nil {
+			return err
+		}
+		if err := tx.SetMeta(metaTails, string(raw)); err != nil {
+			return err
+		}
+		if still == nil {
+			still = []summary{}
+		}
+		raw, err = json.Marshal(still)
+		if err != nil {
+			return err
+		}
+		return tx.SetMeta(metaPending, string(raw))
+	})
+	if err != nil {
+		return rep, fmt.Errorf("remember Claude Code summaries: %w", err)
 	}
 	for sid, title := range titles {
 		sess, err := st.Session(ctx, sid)

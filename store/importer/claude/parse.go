@@ -94,6 +94,7 @@ type parser struct {
 	groups    map[string]*group
 	order     []*group
 	uuids     map[string]string // message uuid -> session id (summary leafUuid targets)
+	tails     map[string]string // session id -> uuid of its last message read
 	summaries []summary         // summaries whose leaf is not in this file
 	restored  bool
 }
@@ -104,7 +105,7 @@ type summary struct{ Leaf, Text string }
 func newParser(file string) *parser {
 	return &parser{
 		file: file, st: state{Tools: map[string]string{}}, byID: map[string]*sessState{},
-		groups: map[string]*group{}, uuids: map[string]string{},
+		groups: map[string]*group{}, uuids: map[string]string{}, tails: map[string]string{},
 	}
 }
 
@@ -245,6 +246,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	}
 	if r.UUID != "" {
 		p.uuids[r.UUID] = s.Session.ID
+		p.tails[s.Session.ID] = r.UUID
 	}
 	if r.Type == "assistant" {
 		return p.assistant(&r, s, ts, t)

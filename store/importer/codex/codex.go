@@ -23,23 +23,31 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/klauspost/compress/zstd"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/lines"
+	"github.com/recall-dev/recall/store/importer/internal/textutil"
 )
 
 // SourceName is the session source of imported Codex sessions.
 const SourceName = "codex"
 
-func init() { importer.Register(Source{}) }
+func init() { importer.Register(&Source{}) }
 
-// Source imports Codex CLI rollouts.
-type Source struct{}
+// Source imports Codex CLI rollouts. Its zero value is ready; it remembers
+// the Codex homes and sessions of one run for Finish.
+type Source struct {
+	mu       sync.Mutex
+	homes    map[string]bool // $CODEX_HOME folders the imported files live in
+	imported map[string]bool // sessions imported in this run
+}
 
 // Name is "codex".
-func (Source) Name() string { return SourceName }
+func (*Source) Name() string { return SourceName }
 
 // Home is ${CODEX_HOME:-~/.codex}.
 func Home() string {
@@ -54,7 +62,7 @@ func Home() string {
 }
 
 // DefaultPaths are the live and archived session folders.
-func (Source) DefaultPaths() []string {
+func (*Source) DefaultPaths() []string {
 	h := Home()
 	if h == "" {
 		return nil
@@ -62,9 +70,11 @@ func (Source) DefaultPaths() []string {
 	return []string{filepath.Join(h, "sessions"), filepath.Join(h, "archived_sessions")}
 }
 
-// Discover finds rollouts under paths, dropping a .jsonl.zst whose plain
-// .jsonl exists, oldest first (so fork parents usually precede forks).
-func (Source) Discover(paths []string) ([]string, error) {
+// Discover finds rollouts under paths (CODEX_HOME, its sessions or
+// archived_sessions folder, any folder below, or single files), dropping a
+// .jsonl.zst whose plain .jsonl exists, oldest first (so fork parents
+// usually precede forks).
+func (*Source) Discover(paths []string) ([]string, error) {
 	var out []string
 	for _, root := range paths {
 		fi, err := os.Stat(root)
@@ -78,21 +88,27 @@ func (Source) Discover(paths []string) ([]string, error) {
 			out = append(out, root)
 			continue
 		}
-		if p := filepath.Join(root, "sessions"); isDir(p) {
-			root = p
+		roots := []string{root}
+		if sub := []string{filepath.Join(root, "sessions"), filepath.Join(root, "archived_sessions")}; isDir(sub[0]) || isDir(sub[1]) {
+			roots = sub // a CODEX_HOME: not its history.jsonl, logs or caches
 		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() {
+		for _, r := range roots {
+			if !isDir(r) {
+				continue
+			}
+			err = filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
+				if err != nil || d.IsDir() {
+					return nil
+				}
+				n := d.Name()
+				if strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") || strings.HasSuffix(n, ".json")) {
+					out = append(out, path)
+				}
 				return nil
+			})
+			if err != nil {
+				return nil, fmt.Errorf("walk %s: %w", r, err)
 			}
-			n := d.Name()
-			if strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") || strings.HasSuffix(n, ".json")) {
-				out = append(out, path)
-			}
-			return nil
-		})
-		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", root, err)
 		}
 	}
 	have := map[string]bool{}
@@ -116,15 +132,137 @@ func isDir(p string) bool {
 }
 
 // Import brings one rollout up to date.
-func (Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
-	np := func() importer.LineParser { return newParser(file) }
+func (s *Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
+	var last *parser
+	np := func() importer.LineParser {
+		last = newParser(file)
+		return last
+	}
+	var rep importer.Report
+	var err error
 	switch {
 	case strings.HasSuffix(file, ".zst"):
-		return importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openZstd(file) }, np)
+		rep, err = importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openZstd(file) }, np)
 	case strings.HasSuffix(file, ".json"):
-		return importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openLegacy(file) }, np)
+		rep, err = importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openLegacy(file) }, np)
+	default:
+		rep, err = importer.ImportLines(ctx, st, SourceName, file, np)
 	}
-	return importer.ImportLines(ctx, st, SourceName, file, np)
+	if err != nil {
+		return rep, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.homes == nil {
+		s.homes, s.imported = map[string]bool{}, map[string]bool{}
+	}
+	if h := homeOf(file); h != "" {
+		s.homes[h] = true
+	}
+	if last != nil && last.st.Session.ID != "" && rep.Files > 0 {
+		s.imported[last.st.Session.ID] = true
+	}
+	return rep, nil
+}
+
+// homeOf is the CODEX_HOME holding a rollout (the parent of its sessions
+// or archived_sessions folder), else "".
+func homeOf(file string) string {
+	for d := filepath.Dir(file); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if b := filepath.Base(d); b == "sessions" || b == "archived_sessions" {
+			return filepath.Dir(d)
+		}
+	}
+	return ""
+}
+
+// Finish names sessions from session_index.jsonl ({id, thread_name,
+// updated_at}, the newest line per id wins) in each Codex home seen: all of
+// them when the index changed since the last run, else the sessions this
+// run imported (their rollouts may carry an older name).
+func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, error) {
+	s.mu.Lock()
+	homes, imported := s.homes, s.imported
+	s.homes, s.imported = nil, nil
+	s.mu.Unlock()
+	var rep importer.Report
+	var sorted []string
+	for h := range homes {
+		sorted = append(sorted, h)
+	}
+	sort.Strings(sorted)
+	for _, h := range sorted {
+		r, err := applyIndex(ctx, st, filepath.Join(h, "session_index.jsonl"), imported)
+		rep.Add(r)
+		if err != nil {
+			return rep, err
+		}
+	}
+	return rep, nil
+}
+
+func applyIndex(ctx context.Context, st *store.Store, path string, imported map[string]bool) (importer.Report, error) {
+	var rep importer.Report
+	fi, err := os.Stat(path)
+	if err != nil {
+		return rep, nil // no index (older Codex)
+	}
+	changed := true
+	if err := st.Write(ctx, func(tx *store.Tx) error {
+		prev, ok, err := tx.ImportFile(path)
+		changed = err == nil && (!ok || prev.Size != fi.Size() || !importer.SameModTime(prev.ModTime, fi.ModTime()))
+		return err
+	}); err != nil {
+		return rep, err
+	}
+	if !changed && len(imported) == 0 {
+		return rep, nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return rep, nil
+	}
+	defer f.Close()
+	names := map[string]string{}
+	newest := map[string]string{}
+	lr := lines.NewReader(f, 0, 0)
+	for lr.Next() {
+		l := lr.Line()
+		var e struct {
+			ID         string `json:"id"`
+			ThreadName string `json:"thread_name"`
+			UpdatedAt  string `json:"updated_at"`
+		}
+		if lines.Blank(l.Text) || json.Unmarshal(l.Text, &e) != nil || e.ID == "" {
+			continue
+		}
+		if e.UpdatedAt >= newest[e.ID] {
+			newest[e.ID], names[e.ID] = e.UpdatedAt, e.ThreadName
+		}
+	}
+	ids := make([]string, 0, len(names))
+	for id := range names {
+		if changed || imported[id] {
+			ids = append(ids, id)
+		}
+	}
+	sort.Strings(ids)
+	for _, id := range ids {
+		title := textutil.Title(names[id])
+		sess, err := st.Session(ctx, id)
+		if err != nil || title == "" || sess.Title == title {
+			continue // not imported (yet), or already so named
+		}
+		sess.Title = title
+		if err := st.Write(ctx, func(tx *store.Tx) error { return tx.UpdateSession(sess) }); err != nil {
+			return rep, fmt.Errorf("name session %s: %w", id, err)
+		}
+		rep.Sessions++
+	}
+	err = st.Write(ctx, func(tx *store.Tx) error {
+		return tx.SetImportFile(store.ImportFile{Path: path, Source: SourceName, Size: fi.Size(), ModTime: fi.ModTime()})
+	})
+	return rep, err
 }
 
 type zstdFile struct {

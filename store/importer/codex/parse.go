@@ -57,9 +57,10 @@ type textPart struct {
 
 // event is an event_msg payload.
 type event struct {
-	Type    string `json:"type"`
-	Message string `json:"message"`
-	Info    *struct {
+	Type       string `json:"type"`
+	Message    string `json:"message"`
+	ThreadName string `json:"thread_name"`
+	Info       *struct {
 		Total struct {
 			Input     int64 `json:"input_tokens"`
 			Cached    int64 `json:"cached_input_tokens"`
@@ -73,11 +74,23 @@ type event struct {
 type state struct {
 	Session store.Session     `json:"s"`
 	Tools   map[string]string `json:"tools,omitempty"` // call_id -> tool name, awaiting output
-	// Recent are hashes of the last user and assistant texts: the same words
-	// arrive both as a response_item and as an event_msg, and are kept once.
-	Recent []string `json:"recent,omitempty"`
+	// Echo holds, per role, the recent texts (hash and record kind, "item"
+	// or "event") still waiting for their twin: Codex writes the same words
+	// once as a response_item and once as an event_msg, and the twin is
+	// dropped. A text only matches a twin of the other kind, so a user who
+	// types "yes" in two turns gets two messages.
+	Echo map[string][]echo `json:"echo,omitempty"`
 	// Reasoning waits for the assistant message it belongs to.
 	Reasoning string `json:"reasoning,omitempty"`
+}
+
+// maxEcho bounds the texts per role waiting for a twin.
+const maxEcho = 8
+
+// echo is a text that may still see its twin from the other record kind.
+type echo struct {
+	Hash string `json:"h"`
+	Kind string `json:"k"`
 }
 
 // parser reads one Codex rollout.
@@ -88,7 +101,7 @@ type parser struct {
 }
 
 func newParser(file string) *parser {
-	return &parser{file: file, st: state{Tools: map[string]string{}}}
+	return &parser{file: file, st: state{Tools: map[string]string{}, Echo: map[string][]echo{}}}
 }
 
 // Restore loads the state saved at the cursor.
@@ -101,6 +114,9 @@ func (p *parser) Restore(raw json.RawMessage) error {
 	}
 	if p.st.Tools == nil {
 		p.st.Tools = map[string]string{}
+	}
+	if p.st.Echo == nil {
+		p.st.Echo = map[string][]echo{}
 	}
 	return nil
 }
@@ -266,9 +282,9 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 				t.Skip()
 				return
 			}
-			p.text("user", text, ts, t)
+			p.text("user", "item", text, ts, t)
 		case "assistant":
-			p.text("assistant", text, ts, t)
+			p.text("assistant", "item", text, ts, t)
 		default:
 			t.Skip() // developer and system instructions
 		}
@@ -309,9 +325,13 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
 	switch ev.Type {
 	case "user_message":
-		p.text("user", strings.TrimSpace(strings.TrimPrefix(ev.Message, userPrefix)), ts, t)
+		p.text("user", "event", ev.Message, ts, t)
 	case "agent_message":
-		p.text("assistant", ev.Message, ts, t)
+		p.text("assistant", "event", ev.Message, ts, t)
+	case "thread_name_updated":
+		if ev.ThreadName != "" {
+			p.st.Session.Title = textutil.Title(ev.ThreadName)
+		}
 	case "token_count":
 		if ev.Info != nil {
 			s := &p.st.Session
@@ -324,24 +344,30 @@ func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
 	}
 }
 
-// text adds a user or assistant message unless the same words were just
-// added from the other record kind.
-func (p *parser) text(role, text string, ts time.Time, t *importer.Tally) {
+// text adds a user or assistant message unless it is the twin (from the
+// other record kind) of the text just added for the same role.
+func (p *parser) text(role, kind, text string, ts time.Time, t *importer.Tally) {
+	if role == "user" {
+		text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), userPrefix))
+	}
 	if strings.TrimSpace(text) == "" {
 		t.Skip()
 		return
 	}
-	sum := sha256.Sum256([]byte(role + "\x00" + strings.TrimSpace(text)))
+	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))
 	h := hex.EncodeToString(sum[:8])
-	for _, r := range p.st.Recent {
-		if r == h {
+	waiting := p.st.Echo[role]
+	for i, e := range waiting {
+		if e.Hash == h && e.Kind != kind {
+			p.st.Echo[role] = append(waiting[:i:i], waiting[i+1:]...) // the twin: stored once
 			return
 		}
 	}
-	p.st.Recent = append(p.st.Recent, h)
-	if len(p.st.Recent) > 16 {
-		p.st.Recent = p.st.Recent[len(p.st.Recent)-16:]
+	waiting = append(waiting, echo{Hash: h, Kind: kind})
+	if len(waiting) > maxEcho {
+		waiting = waiting[len(waiting)-maxEcho:]
 	}
+	p.st.Echo[role] = waiting
 	m := store.Message{Role: role, Content: text, Timestamp: ts}
 	if role == "assistant" {
 		m.Reasoning = p.takeReasoning()

@@ -15,8 +15,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -43,11 +45,15 @@ func (Source) Name() string { return SourceName }
 // DefaultPaths is empty: generic files are always named explicitly.
 func (Source) DefaultPaths() []string { return nil }
 
-// Discover returns the named files, and the *.jsonl files in named directories.
+// Discover returns the named files, and the *.jsonl files in named
+// directories; a path that does not exist is skipped.
 func (Source) Discover(paths []string) ([]string, error) {
 	var out []string
 	for _, p := range paths {
 		fi, err := os.Stat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
 		if err != nil {
 			return nil, fmt.Errorf("stat %s: %w", p, err)
 		}

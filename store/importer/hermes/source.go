@@ -1,0 +1,338 @@
+package hermes
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/ncruces/go-sqlite3"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// source is a read-only connection to a Hermes state.db.
+type source struct {
+	db          *sqlite3.Conn
+	sessionCols map[string]bool
+	messageCols map[string]bool
+	visible     string // the SQL condition of a message Hermes shows
+}
+
+// openSource opens path read-only (no schema init, no writes: Hermes may be
+// writing it right now) and reads which columns this schema version has.
+func openSource(ctx context.Context, path string) (*source, error) {
+	db, err := sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
+	if err != nil {
+		return nil, fmt.Errorf("open %s read-only: %w", path, err)
+	}
+	s := &source{db: db, sessionCols: map[string]bool{}, messageCols: map[string]bool{}}
+	// Readers wait for a checkpoint or recovery holding the WAL index, as
+	// Hermes's own readers do (5 s).
+	if err := db.BusyTimeout(5 * time.Second); err != nil {
+		s.close()
+		return nil, err
+	}
+	db.SetInterrupt(ctx)
+	for table, cols := range map[string]map[string]bool{"sessions": s.sessionCols, "messages": s.messageCols} {
+		err := s.query("SELECT name FROM pragma_table_info(?)", []any{table}, func(st *sqlite3.Stmt) error {
+			cols[strings.ToLower(st.ColumnText(0))] = true
+			return nil
+		})
+		if err != nil {
+			s.close()
+			return nil, fmt.Errorf("read %s: %w", path, err)
+		}
+		if len(cols) == 0 {
+			s.close()
+			return nil, fmt.Errorf("%s is not a Hermes state.db (no %s table)", path, table)
+		}
+	}
+	for _, c := range []string{"id", "session_id", "role", "content", "timestamp"} {
+		if !s.messageCols[c] {
+			s.close()
+			return nil, fmt.Errorf("%s is not a Hermes state.db (messages has no %s column)", path, c)
+		}
+	}
+	var vis []string
+	switch {
+	case s.messageCols["active"] && s.messageCols["compacted"]:
+		vis = append(vis, "(COALESCE(active, 1) = 1 OR compacted = 1)")
+	case s.messageCols["active"]:
+		vis = append(vis, "COALESCE(active, 1) = 1")
+	}
+	if s.messageCols["display_kind"] {
+		vis = append(vis, "COALESCE(display_kind, '') <> 'hidden'")
+	}
+	s.visible = "1"
+	if len(vis) > 0 {
+		s.visible = strings.Join(vis, " AND ")
+	}
+	return s, nil
+}
+
+func (s *source) close() { s.db.Close() }
+
+func (s *source) query(sql string, args []any, row func(st *sqlite3.Stmt) error) error {
+	st, _, err := s.db.Prepare(sql)
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	for i, a := range args {
+		switch v := a.(type) {
+		case string:
+			err = st.BindText(i+1, v)
+		case int64:
+			err = st.BindInt64(i+1, v)
+		case int:
+			err = st.BindInt64(i+1, int64(v))
+		default:
+			err = fmt.Errorf("bind %T", a)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	for st.Step() {
+		if err := row(st); err != nil {
+			return err
+		}
+	}
+	return st.Err()
+}
+
+func (s *source) col(cols map[string]bool, name string) string {
+	if cols[name] {
+		return name
+	}
+	return "NULL"
+}
+
+func (s *source) maxMessageID() (int64, error) {
+	var n int64
+	err := s.query("SELECT COALESCE(MAX(id), 0) FROM messages", nil, func(st *sqlite3.Stmt) error {
+		n = st.ColumnInt64(0)
+		return nil
+	})
+	return n, err
+}
+
+// sessionRow is a source session and the hash of its row.
+type sessionRow struct {
+	s    store.Session
+	hash string
+}
+
+// sessionFields are read in this order; a column an older schema lacks
+// reads as NULL.
+var sessionFields = []string{
+	"id", "source", "model", "model_config", "title", "parent_session_id", "started_at", "ended_at",
+	"end_reason", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
+	"reasoning_tokens", "estimated_cost_usd", "actual_cost_usd", "cwd", "git_branch",
+	// Not copied, but a change in them means the messages may have changed.
+	"message_count", "tool_call_count", "rewind_count",
+}
+
+func (s *source) sessionSelect() string {
+	cols := make([]string, len(sessionFields))
+	for i, f := range sessionFields {
+		cols[i] = s.col(s.sessionCols, f)
+	}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM sessions"
+}
+
+func scanSession(st *sqlite3.Stmt) sessionRow {
+	parts := make([]string, len(sessionFields))
+	for i := range sessionFields {
+		if st.ColumnType(i) == sqlite3.NULL {
+			parts[i] = "\x00"
+		} else {
+			parts[i] = st.ColumnText(i)
+		}
+	}
+	sess := store.Session{
+		ID: st.ColumnText(0), Source: st.ColumnText(1), Model: st.ColumnText(2), ModelConfig: st.ColumnText(3),
+		Title: st.ColumnText(4), ParentID: st.ColumnText(5), StartedAt: epoch(st.ColumnFloat(6)),
+		EndedAt: epoch(st.ColumnFloat(7)), EndReason: st.ColumnText(8),
+		InputTokens: st.ColumnInt64(9), OutputTokens: st.ColumnInt64(10), CacheReadTokens: st.ColumnInt64(11),
+		CacheWriteTokens: st.ColumnInt64(12), ReasoningTokens: st.ColumnInt64(13),
+		EstimatedCostUSD: st.ColumnFloat(14), ActualCostUSD: st.ColumnFloat(15),
+		Cwd: st.ColumnText(16), GitBranch: st.ColumnText(17),
+	}
+	if sess.ParentID == sess.ID {
+		sess.ParentID = ""
+	}
+	return sessionRow{s: sess, hash: hashRow(parts)}
+}
+
+// sessions reads every session row.
+func (s *source) sessions() ([]sessionRow, error) {
+	var out []sessionRow
+	err := s.query(s.sessionSelect()+" ORDER BY started_at, id", nil, func(st *sqlite3.Stmt) error {
+		out = append(out, scanSession(st))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read sessions: %w", err)
+	}
+	return out, nil
+}
+
+// session reads one session row.
+func (s *source) session(id string) (sessionRow, bool, error) {
+	var row sessionRow
+	found := false
+	err := s.query(s.sessionSelect()+" WHERE id = ?", []any{id}, func(st *sqlite3.Stmt) error {
+		row, found = scanSession(st), true
+		return nil
+	})
+	return row, found, err
+}
+
+// sessionsWithMessagesAfter lists the sessions holding messages in (from, to].
+func (s *source) sessionsWithMessagesAfter(from, to int64) ([]string, error) {
+	var out []string
+	err := s.query("SELECT DISTINCT session_id FROM messages WHERE id > ? AND id <= ?", []any{from, to}, func(st *sqlite3.Stmt) error {
+		out = append(out, st.ColumnText(0))
+		return nil
+	})
+	return out, err
+}
+
+// visibleCount counts a session's visible messages with id <= upTo.
+func (s *source) visibleCount(session string, upTo int64) (int, error) {
+	n := 0
+	err := s.query("SELECT count(*) FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st *sqlite3.Stmt) error {
+		n = st.ColumnInt(0)
+		return nil
+	})
+	return n, err
+}
+
+func (s *source) messageSelect() string {
+	cols := []string{"id", "session_id", "COALESCE(role, '')", "content",
+		s.col(s.messageCols, "tool_call_id"), s.col(s.messageCols, "tool_calls"), s.col(s.messageCols, "tool_name"),
+		"COALESCE(timestamp, 0)", s.col(s.messageCols, "token_count"), s.col(s.messageCols, "finish_reason"),
+		s.col(s.messageCols, "reasoning"), s.col(s.messageCols, "reasoning_content"),
+		"(" + s.visible + ")"}
+	return "SELECT " + strings.Join(cols, ", ") + " FROM messages"
+}
+
+func scanMessage(st *sqlite3.Stmt) (store.Message, bool) {
+	id := st.ColumnInt64(0)
+	reasoning := st.ColumnText(10)
+	if reasoning == "" {
+		reasoning = st.ColumnText(11)
+	}
+	m := store.Message{
+		SessionID: st.ColumnText(1), Role: st.ColumnText(2), Content: decodeContent(st.ColumnText(3)),
+		ToolCallID: st.ColumnText(4), ToolCalls: toolCalls(st.ColumnText(5)), ToolName: st.ColumnText(6),
+		Timestamp: epoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8), FinishReason: st.ColumnText(9),
+		Reasoning: reasoning, SourceKey: "hermes:" + strconv.FormatInt(id, 10),
+	}
+	return m, st.ColumnInt(12) != 0
+}
+
+// messagesAfter reads the visible messages with ids in (after, upTo], at
+// most limit rows (visible or not) in id order; last is the highest id read.
+func (s *source) messagesAfter(after, upTo int64, limit int) (msgs []store.Message, last int64, skipped int, err error) {
+	last = after
+	err = s.query(s.messageSelect()+" WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", []any{after, upTo, limit}, func(st *sqlite3.Stmt) error {
+		m, vis := scanMessage(st)
+		last = st.ColumnInt64(0)
+		if !vis {
+			skipped++
+			return nil
+		}
+		msgs = append(msgs, m)
+		return nil
+	})
+	if err != nil {
+		err = fmt.Errorf("read messages: %w", err)
+	}
+	return msgs, last, skipped, err
+}
+
+// sessionMessages reads a session's visible messages with id <= upTo.
+func (s *source) sessionMessages(session string, upTo int64) (msgs []store.Message, skipped int, err error) {
+	err = s.query(s.messageSelect()+" WHERE session_id = ? AND id <= ? ORDER BY id", []any{session, upTo}, func(st *sqlite3.Stmt) error {
+		m, vis := scanMessage(st)
+		if !vis {
+			skipped++
+			return nil
+		}
+		msgs = append(msgs, m)
+		return nil
+	})
+	if err != nil {
+		err = fmt.Errorf("read messages of %s: %w", session, err)
+	}
+	return msgs, skipped, err
+}
+
+func epoch(f float64) time.Time {
+	if f == 0 || math.IsNaN(f) || math.IsInf(f, 0) {
+		return time.Time{}
+	}
+	sec, frac := math.Modf(f)
+	return time.Unix(int64(sec), int64(frac*1e9))
+}
+
+// multimodal is Hermes's prefix for content stored as a JSON list of parts.
+const multimodal = "\x00json:"
+
+// decodeContent reduces multimodal content to its text parts ("[image]"
+// for an image), so base64 payloads never reach the search index.
+func decodeContent(s string) string {
+	if !strings.HasPrefix(s, multimodal) {
+		return s
+	}
+	var v any
+	if err := json.Unmarshal([]byte(s[len(multimodal):]), &v); err != nil {
+		return s[len(multimodal):]
+	}
+	var texts []string
+	var walk func(any)
+	walk = func(x any) {
+		switch t := x.(type) {
+		case string:
+			texts = append(texts, t)
+		case []any:
+			for _, e := range t {
+				walk(e)
+			}
+		case map[string]any:
+			typ, _ := t["type"].(string)
+			switch {
+			case typ == "text" || typ == "input_text" || typ == "output_text":
+				if txt, ok := t["text"].(string); ok {
+					texts = append(texts, txt)
+				}
+			case strings.Contains(typ, "image"):
+				texts = append(texts, "[image]")
+			case strings.Contains(typ, "audio"):
+				texts = append(texts, "[audio]")
+			default:
+				if txt, ok := t["text"].(string); ok {
+					texts = append(texts, txt)
+				} else if c, ok := t["content"]; ok {
+					walk(c)
+				}
+			}
+		}
+	}
+	walk(v)
+	return strings.Join(texts, "\n")
+}
+
+// toolCalls keeps Hermes's JSON list; an empty list is no calls.
+func toolCalls(s string) string {
+	if t := strings.TrimSpace(s); t == "[]" || t == "null" {
+		return ""
+	}
+	return s
+}

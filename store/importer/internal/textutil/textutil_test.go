@@ -1,0 +1,56 @@
+package textutil
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestTitle(t *testing.T) {
+	for in, want := range map[string]string{
+		"  Fix\tthe\n\nbuild  ":  "Fix the build",
+		"zero\u200bwidth\ufeff":  "zerowidth",
+		"ctl\x07char":            "ctlchar",
+		strings.Repeat("é", 120): strings.Repeat("é", 97) + "...",
+		"":                       "",
+	} {
+		if got := Title(in); got != want {
+			t.Errorf("Title(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestToolCalls(t *testing.T) {
+	for _, tc := range []struct{ args, want string }{
+		{`{ "a" : 1 }`, `{"a":1}`},
+		{`"{\"cmd\":\"ls\"}"`, `{"cmd":"ls"}`}, // already a string (Codex)
+		{``, `{}`},
+		{`null`, `{}`},
+		{`"*** Begin Patch"`, `*** Begin Patch`},
+	} {
+		if got := ArgsText(json.RawMessage(tc.args)); got != tc.want {
+			t.Errorf("ArgsText(%s) = %s, want %s", tc.args, got, tc.want)
+		}
+	}
+	got := ToolCallsJSON([]ToolCall{NewToolCall("c1", "edit", json.RawMessage(`{"new":"<b>"}`))})
+	if want := `[{"id":"c1","type":"function","function":{"name":"edit","arguments":"{\"new\":\"<b>\"}"}}]`; got != want {
+		t.Errorf("ToolCallsJSON = %s, want %s", got, want)
+	}
+	if ToolCallsJSON(nil) != "" {
+		t.Error("no calls should be empty")
+	}
+}
+
+func TestFlattenParts(t *testing.T) {
+	for in, want := range map[string]string{
+		`"plain"`: "plain",
+		`[{"type":"text","text":"a"},{"type":"image","source":{}},{"type":"text","text":"b"}]`: "a\n\n[image]\n\nb",
+		`{"type":"text","text":"one"}`: "one",
+		`null`:                         "",
+		`42`:                           "42",
+	} {
+		if got := FlattenParts(json.RawMessage(in)); got != want {
+			t.Errorf("FlattenParts(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
