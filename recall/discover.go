@@ -20,6 +20,8 @@ const (
 	// sessions cannot crowd every other session out of the top N
 	// (_DISCOVER_SCAN_LIMIT, raised from 50 for Hermes #19434).
 	DiscoverScanLimit = 300
+	// FirstPhaseScanLimit is the scan of the unranked first phase (store.PhaseFirst).
+	FirstPhaseScanLimit = 60
 	// EvidenceWindow is how many messages either side of the hit are shown.
 	EvidenceWindow = 5
 	// BookendCount is how many user/assistant messages are shown at each end.
@@ -44,6 +46,10 @@ type DiscoverOptions struct {
 	Limit            int                // sessions; 0 = Options.Sessions
 	CurrentSessionID string             // excluded with its whole lineage
 	Filter           store.SearchFilter // roles, sources, time range, Typing, Phase
+	// SkipEvidence leaves Result.Window and the bookends empty: the TUI's
+	// first paint per keystroke shows sessions and snippets only, and the
+	// evidence reads (three queries per session) would double its latency.
+	SkipEvidence bool
 }
 
 // Discovery is phase 1's answer: the top sessions with their evidence.
@@ -121,6 +127,13 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		f.Roles = DefaultRoles
 	}
 	f.Limit, f.Offset = DiscoverScanLimit, 0
+	if f.Phase == store.PhaseFirst {
+		// The first paint of a keystroke: the newest hits are enough to
+		// fill the list, and reading 300 of them through the trigram
+		// substring path costs 20-40 ms on a million messages. The ranked
+		// phase that follows scans the full 300.
+		f.Limit = FirstPhaseScanLimit
+	}
 	res, err := e.st.SearchMessages(ctx, query, f)
 	if err != nil {
 		return nil, fmt.Errorf("search messages: %w", err)
@@ -160,6 +173,9 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	errs := make([]error, len(picks))
 	var wg sync.WaitGroup
 	for i := range d.Results {
+		if o.SkipEvidence {
+			break
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()

@@ -28,7 +28,8 @@ func NewEngineBackend(e *recall.Engine, st TranscriptStore) *EngineBackend {
 
 // Discover runs recall's phase 1 and turns its results into list rows.
 func (b *EngineBackend) Discover(ctx context.Context, req SearchRequest) (Discovery, error) {
-	d, err := b.Engine.Discover(ctx, req.Query, recall.DiscoverOptions{Limit: req.Limit, Filter: req.Filter})
+	d, err := b.Engine.Discover(ctx, req.Query, recall.DiscoverOptions{Limit: req.Limit, Filter: req.Filter,
+		SkipEvidence: req.Filter.Phase == store.PhaseFirst})
 	if err != nil {
 		return Discovery{}, err
 	}
