@@ -14,7 +14,6 @@ package claude
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -73,19 +72,15 @@ var skipDirs = map[string]bool{"tool-results": true, "workflows": true, "memory"
 // main file comes before its sub-agent files.
 func (s *Source) Discover(paths []string) ([]string, error) {
 	var out []string
-	for _, root := range paths {
-		fi, err := os.Stat(root)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", root, err)
-		}
-		if !fi.IsDir() {
-			out = append(out, root)
-			continue
-		}
-		if p := filepath.Join(root, "projects"); isDir(p) {
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, f)
+	}
+	for _, root := range dirs {
+		if p := filepath.Join(root, "projects"); importer.IsDir(p) {
 			root = p
 		}
 		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -111,11 +106,6 @@ func (s *Source) Discover(paths []string) ([]string, error) {
 	}
 	sort.Strings(out) // "<id>.jsonl" sorts before "<id>/subagents/..."
 	return out, nil
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }
 
 // Import brings one transcript up to date.
@@ -247,7 +237,7 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 // (cleanupPeriodDays in settings.json, default 30) when its folder exists.
 func (s *Source) RetentionNotice() string {
 	root := Root()
-	if root == "" || !isDir(root) {
+	if root == "" || !importer.IsDir(root) {
 		return ""
 	}
 	days := 30

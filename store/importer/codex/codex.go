@@ -15,7 +15,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -76,24 +75,20 @@ func (*Source) DefaultPaths() []string {
 // usually precede forks).
 func (*Source) Discover(paths []string) ([]string, error) {
 	var out []string
-	for _, root := range paths {
-		fi, err := os.Stat(root)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", root, err)
-		}
-		if !fi.IsDir() {
-			out = append(out, root)
-			continue
-		}
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, f)
+	}
+	for _, root := range dirs {
 		roots := []string{root}
-		if sub := []string{filepath.Join(root, "sessions"), filepath.Join(root, "archived_sessions")}; isDir(sub[0]) || isDir(sub[1]) {
+		if sub := []string{filepath.Join(root, "sessions"), filepath.Join(root, "archived_sessions")}; importer.IsDir(sub[0]) || importer.IsDir(sub[1]) {
 			roots = sub // a CODEX_HOME: not its history.jsonl, logs or caches
 		}
 		for _, r := range roots {
-			if !isDir(r) {
+			if !importer.IsDir(r) {
 				continue
 			}
 			err = filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
@@ -124,11 +119,6 @@ func (*Source) Discover(paths []string) ([]string, error) {
 	}
 	sort.Strings(kept)
 	return kept, nil
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }
 
 // Import brings one rollout up to date.

@@ -76,19 +76,15 @@ func (s *Source) DefaultPaths() []string {
 // as .jsonl on resume.
 func (s *Source) Discover(paths []string) ([]string, error) {
 	var mains, subs []string
-	for _, root := range paths {
-		fi, err := os.Stat(root)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", root, err)
-		}
-		if !fi.IsDir() {
-			mains = append(mains, root)
-			continue
-		}
-		if p := filepath.Join(root, "tmp"); isDir(p) {
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		mains = append(mains, f)
+	}
+	for _, root := range dirs {
+		if p := filepath.Join(root, "tmp"); importer.IsDir(p) {
 			root = p
 		}
 		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -145,11 +141,6 @@ func kind(path string) int {
 		return kindSub
 	}
 	return kindNone
-}
-
-func isDir(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.IsDir()
 }
 
 // Import brings one recording up to date.
@@ -297,7 +288,7 @@ func errorLine(raw []byte, err error) int {
 // default since early 2026) when its folder exists.
 func (s *Source) RetentionNotice() string {
 	root := Root()
-	if root == "" || !isDir(root) {
+	if root == "" || !importer.IsDir(root) {
 		return ""
 	}
 	return retentionNotice(root)

@@ -23,9 +23,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -83,18 +81,14 @@ func (*Source) Discover(paths []string) ([]string, error) {
 			out = append(out, p)
 		}
 	}
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", p, err)
-		}
-		if !fi.IsDir() {
-			add(p)
-			continue
-		}
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		add(f)
+	}
+	for _, p := range dirs {
 		if db := filepath.Join(p, "state.db"); isFile(db) {
 			add(db)
 		}

@@ -15,12 +15,9 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"math"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -49,18 +46,14 @@ func (Source) DefaultPaths() []string { return nil }
 // directories; a path that does not exist is skipped.
 func (Source) Discover(paths []string) ([]string, error) {
 	var out []string
-	for _, p := range paths {
-		fi, err := os.Stat(p)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, fmt.Errorf("stat %s: %w", p, err)
-		}
-		if !fi.IsDir() {
-			out = append(out, p)
-			continue
-		}
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, f := range files {
+		out = append(out, f)
+	}
+	for _, p := range dirs {
 		m, err := filepath.Glob(filepath.Join(p, "*.jsonl"))
 		if err != nil {
 			return nil, fmt.Errorf("list %s: %w", p, err)
