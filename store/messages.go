@@ -108,7 +108,7 @@ func (l layout) messageSelect() string {
 func scanMessage(st stmtRow) Message {
 	return Message{
 		ID: st.ColumnInt64(0), SessionID: st.ColumnText(1), Role: st.ColumnText(2),
-		Content: decodeContent(st.ColumnText(3)), ToolCallID: st.ColumnText(4), ToolCalls: st.ColumnText(5),
+		Content: DecodeContent(st.ColumnText(3)), ToolCallID: st.ColumnText(4), ToolCalls: st.ColumnText(5),
 		ToolName: st.ColumnText(6), Timestamp: fromEpoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8),
 		FinishReason: st.ColumnText(9), Reasoning: st.ColumnText(10),
 	}
@@ -192,9 +192,10 @@ func (s *Store) Bookends(ctx context.Context, sessionID string, minID, maxID int
 	return start, end, err
 }
 
-// decodeContent turns Hermes's multimodal encoding ("\x00json:" + a JSON list
-// of parts) into its text parts; plain strings pass through.
-func decodeContent(s string) string {
+// DecodeContent turns Hermes's multimodal encoding ("\x00json:" + a JSON list
+// of parts) into its text parts, images and audio as "[image]"/"[audio]";
+// plain strings pass through.
+func DecodeContent(s string) string {
 	const sentinel = "\x00json:"
 	if !strings.HasPrefix(s, sentinel) {
 		return s
@@ -214,10 +215,18 @@ func decodeContent(s string) string {
 				walk(e)
 			}
 		case map[string]any:
-			if txt, ok := t["text"].(string); ok {
-				texts = append(texts, txt)
-			} else if c, ok := t["content"]; ok {
-				walk(c)
+			typ, _ := t["type"].(string)
+			switch {
+			case strings.Contains(typ, "image"):
+				texts = append(texts, "[image]") // never a base64 payload
+			case strings.Contains(typ, "audio"):
+				texts = append(texts, "[audio]")
+			default:
+				if txt, ok := t["text"].(string); ok {
+					texts = append(texts, txt)
+				} else if c, ok := t["content"]; ok {
+					walk(c)
+				}
 			}
 		}
 	}

@@ -401,7 +401,7 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p plan, from, 
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
 	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
-		cands = append(cands, candidate{hit: scanHit(st, p.index), text: decodeContent(st.ColumnText(12))})
+		cands = append(cands, candidate{hit: scanHit(st, p.index), text: DecodeContent(st.ColumnText(12))})
 		return nil
 	})
 	if err != nil || len(cands) == 0 {

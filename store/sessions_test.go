@@ -151,13 +151,16 @@ func TestRecentMessagesAroundBookends(t *testing.T) {
 func TestDecodeContent(t *testing.T) {
 	for in, want := range map[string]string{
 		"plain": "plain",
-		"\x00json:[{\"type\":\"text\",\"text\":\"hello\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}},{\"type\":\"text\",\"text\":\"world\"}]": "hello\nworld",
-		"\x00json:[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]":                                                                               "[multimodal content]",
-		"\x00json:not json":          "not json",
-		"\x00json:\"just a string\"": "just a string",
+		"\x00json:[{\"type\":\"text\",\"text\":\"hello\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}},{\"type\":\"text\",\"text\":\"world\"}]": "hello\n[image]\nworld",
+		"\x00json:[{\"type\":\"image_url\",\"image_url\":{\"url\":\"x\"}}]":                                                                               "[image]",
+		"\x00json:[]":                                   "[multimodal content]",
+		"\x00json:[{\"type\":\"input_audio\"}]":         "[audio]",
+		"\x00json:{\"type\":\"text\",\"text\":\"one\"}": "one",
+		"\x00json:not json":                             "not json",
+		"\x00json:\"just a string\"":                    "just a string",
 	} {
-		if got := decodeContent(in); got != want {
-			t.Errorf("decodeContent(%q) = %q, want %q", in, got, want)
+		if got := DecodeContent(in); got != want {
+			t.Errorf("DecodeContent(%q) = %q, want %q", in, got, want)
 		}
 	}
 	st := mustOpen(t)

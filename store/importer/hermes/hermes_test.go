@@ -365,17 +365,3 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Lookup(hermes) = %v, %v", s, ok)
 	}
 }
-
-func TestDecodeContent(t *testing.T) {
-	for in, want := range map[string]string{
-		"plain": "plain",
-		"\x00json:[{\"type\":\"text\",\"text\":\"a\"},{\"type\":\"image_url\",\"image_url\":{\"url\":\"data:...\"}}]": "a\n[image]",
-		"\x00json:{\"type\":\"text\",\"text\":\"one\"}":                                                               "one",
-		"\x00json:not json":                     "not json",
-		"\x00json:[{\"type\":\"input_audio\"}]": "[audio]",
-	} {
-		if got := decodeContent(in); got != want {
-			t.Errorf("decodeContent(%q) = %q, want %q", in, got, want)
-		}
-	}
-}

@@ -2,7 +2,6 @@ package hermes
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"math"
 	"strconv"
@@ -229,7 +228,7 @@ func scanMessage(st *sqlite3.Stmt) (store.Message, bool) {
 		reasoning = st.ColumnText(11)
 	}
 	m := store.Message{
-		SessionID: st.ColumnText(1), Role: st.ColumnText(2), Content: decodeContent(st.ColumnText(3)),
+		SessionID: st.ColumnText(1), Role: st.ColumnText(2), Content: store.DecodeContent(st.ColumnText(3)),
 		ToolCallID: st.ColumnText(4), ToolCalls: toolCalls(st.ColumnText(5)), ToolName: st.ColumnText(6),
 		Timestamp: epoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8), FinishReason: st.ColumnText(9),
 		Reasoning: reasoning, SourceKey: "hermes:" + strconv.FormatInt(id, 10),
@@ -280,53 +279,6 @@ func epoch(f float64) time.Time {
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9))
-}
-
-// multimodal is Hermes's prefix for content stored as a JSON list of parts.
-const multimodal = "\x00json:"
-
-// decodeContent reduces multimodal content to its text parts ("[image]"
-// for an image), so base64 payloads never reach the search index.
-func decodeContent(s string) string {
-	if !strings.HasPrefix(s, multimodal) {
-		return s
-	}
-	var v any
-	if err := json.Unmarshal([]byte(s[len(multimodal):]), &v); err != nil {
-		return s[len(multimodal):]
-	}
-	var texts []string
-	var walk func(any)
-	walk = func(x any) {
-		switch t := x.(type) {
-		case string:
-			texts = append(texts, t)
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		case map[string]any:
-			typ, _ := t["type"].(string)
-			switch {
-			case typ == "text" || typ == "input_text" || typ == "output_text":
-				if txt, ok := t["text"].(string); ok {
-					texts = append(texts, txt)
-				}
-			case strings.Contains(typ, "image"):
-				texts = append(texts, "[image]")
-			case strings.Contains(typ, "audio"):
-				texts = append(texts, "[audio]")
-			default:
-				if txt, ok := t["text"].(string); ok {
-					texts = append(texts, txt)
-				} else if c, ok := t["content"]; ok {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(v)
-	return strings.Join(texts, "\n")
 }
 
 // toolCalls keeps Hermes's JSON list; an empty list is no calls.
