@@ -7,11 +7,13 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-// TranscriptStore is the store's read side the detail pane uses.
+// TranscriptStore is the store's read side the detail pane (and the
+// refresh on outside writes) uses.
 // *store.Store satisfies it.
 type TranscriptStore interface {
 	Session(ctx context.Context, id string) (store.Session, error)
 	Messages(ctx context.Context, sessionID string) ([]store.Message, error)
+	ChangeToken(ctx context.Context) (string, error)
 }
 
 // EngineBackend is the Backend of the real program: the recall pipeline for
@@ -40,6 +42,11 @@ func (b *EngineBackend) Discover(ctx context.Context, req SearchRequest) (Discov
 			MatchMessageID: r.MatchMessageID, Snippet: r.Snippet, Ref: r}
 	}
 	return out, nil
+}
+
+// ChangeToken changes whenever another process writes sessions or messages.
+func (b *EngineBackend) ChangeToken(ctx context.Context) (string, error) {
+	return b.Store.ChangeToken(ctx)
 }
 
 // Browse lists recent sessions.

@@ -58,6 +58,9 @@ type Options struct {
 	Clipboard io.Writer
 	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
 	Notice string
+	// RefreshEvery is how often the database is checked for writes by other
+	// processes (recall watch, an import, an agent); 0 means 2 s, negative never.
+	RefreshEvery time.Duration
 }
 
 // Model is the root Bubble Tea model of the TUI.
@@ -91,6 +94,7 @@ type Model struct {
 	seqDetail  uint64
 	seqSummary uint64
 	quitting   bool
+	dbToken    string // the database's change token when the list was last refreshed
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
@@ -103,6 +107,9 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	}
 	if opts.Now == nil {
 		opts.Now = time.Now
+	}
+	if opts.RefreshEvery == 0 {
+		opts.RefreshEvery = defaultRefreshEvery
 	}
 	if opts.Clipboard == nil {
 		opts.Clipboard = os.Stdout
@@ -127,7 +134,7 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 
 // Init starts the first query (recent sessions for an empty box).
 func (m *Model) Init() tea.Cmd {
-	return m.queryChanged()
+	return tea.Batch(m.queryChanged(), m.pollChanges())
 }
 
 // Update dispatches a message to the part of the model it concerns.
@@ -139,6 +146,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.handleKey(msg)
 	case tea.MouseMsg:
 		return m, m.handleMouse(msg)
+	case dbPollMsg:
+		return m, m.dbPolled(msg)
 	case resultsMsg:
 		return m, m.applyResults(msg)
 	case transcriptLoadMsg:

@@ -1,0 +1,62 @@
+package ui
+
+import (
+	"context"
+	"time"
+
+	tea "github.com/charmbracelet/bubbletea"
+)
+
+// ChangeWatcher is implemented by backends that can tell when the database
+// changed under the TUI (the store's change token), so the list follows
+// `recall watch` and agents writing while it is open.
+type ChangeWatcher interface {
+	ChangeToken(ctx context.Context) (string, error)
+}
+
+// defaultRefreshEvery is cheap (three aggregate reads) and quick enough that
+// the session you had a minute ago is in the list when you look.
+const defaultRefreshEvery = 2 * time.Second
+
+// dbPollMsg carries one reading of the change token.
+type dbPollMsg struct {
+	token string
+	err   error
+}
+
+// pollChanges schedules the next reading, or nil when the backend cannot
+// tell or refreshing is off. The first reading (at start) is immediate: it
+// is the baseline, and a write that lands before a later one is then seen.
+func (m *Model) pollChanges() tea.Cmd {
+	w, ok := m.backend.(ChangeWatcher)
+	if !ok || m.opts.RefreshEvery < 0 {
+		return nil
+	}
+	ctx := m.ctx
+	read := func(time.Time) tea.Msg {
+		tok, err := w.ChangeToken(ctx)
+		return dbPollMsg{token: tok, err: err}
+	}
+	if m.dbToken == "" {
+		return func() tea.Msg { return read(time.Time{}) }
+	}
+	return tea.Tick(m.opts.RefreshEvery, read)
+}
+
+// dbPolled reruns the current query when another process wrote. A query in
+// flight already sees the new rows, and a failed reading (the database is
+// busy) simply waits for the next one.
+func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
+	if msg.err != nil || msg.token == "" || msg.token == m.dbToken {
+		if m.dbToken == "" {
+			m.dbToken = "?" // no baseline: any later reading counts as a change
+		}
+		return m.pollChanges()
+	}
+	first := m.dbToken == ""
+	m.dbToken = msg.token
+	if first || m.searching {
+		return m.pollChanges()
+	}
+	return tea.Batch(m.pollChanges(), m.queryChanged())
+}
