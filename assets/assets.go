@@ -3,8 +3,6 @@
 // depends on the terminal's background detection or on files on disk.
 package assets
 
-//go:generate go run ./internal/mkdemo
-
 import (
 	"embed"
 	"fmt"
