@@ -104,7 +104,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 				add(st.Detail.ToolRole.Render("  ⚙ tool calls"))
 				add(md.Render("```json\n"+cutUTF8(calls, maxMessageChars)+"\n```", in.width))
 			} else {
-				add(st.Detail.ToolRole.Render("  ⚙ calls ") + st.Detail.Tool.Render(compactLine(calls)) + st.Detail.Dim.Render("  (t expands)"))
+				add(st.Detail.ToolRole.Render("  ⚙ calls ") + st.Detail.Tool.Render(describeToolCalls(calls)) + st.Detail.Dim.Render("  (t expands)"))
 			}
 		}
 		add("")
