@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 )
 
 // SplitPaths sorts the paths a source was given into files and directories,
@@ -32,4 +33,25 @@ func SplitPaths(paths []string) (files, dirs []string, err error) {
 func IsDir(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && fi.IsDir()
+}
+
+// WalkFiles calls visit for every file under root. A folder named in skip
+// (below root) is not entered, and an unreadable folder is passed over so
+// that one bad permission never hides the rest of a history.
+func WalkFiles(root string, skip map[string]bool, visit func(path, name string)) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && skip[d.Name()] && path != root:
+			return filepath.SkipDir
+		case !d.IsDir():
+			visit(path, d.Name())
+		}
+		return nil
+	})
+	if err != nil {
+		return fmt.Errorf("walk %s: %w", root, err)
+	}
+	return nil
 }

@@ -15,7 +15,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -76,32 +75,18 @@ func (s *Source) Discover(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		out = append(out, f)
-	}
+	out = append(out, files...)
 	for _, root := range dirs {
 		if p := filepath.Join(root, "projects"); importer.IsDir(p) {
 			root = p
 		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable folder: skip it, keep the rest
+		err = importer.WalkFiles(root, skipDirs, func(path, name string) {
+			if strings.HasSuffix(name, ".jsonl") && name != "journal.jsonl" && name != "history.jsonl" {
+				out = append(out, path)
 			}
-			if d.IsDir() {
-				if skipDirs[d.Name()] && path != root {
-					return filepath.SkipDir
-				}
-				return nil
-			}
-			name := d.Name()
-			if !strings.HasSuffix(name, ".jsonl") || name == "journal.jsonl" || name == "history.jsonl" {
-				return nil
-			}
-			out = append(out, path)
-			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", root, err)
+			return nil, err
 		}
 	}
 	sort.Strings(out) // "<id>.jsonl" sorts before "<id>/subagents/..."

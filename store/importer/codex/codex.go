@@ -17,7 +17,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -79,9 +78,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		out = append(out, f)
-	}
+	out = append(out, files...)
 	for _, root := range dirs {
 		roots := []string{root}
 		if sub := []string{filepath.Join(root, "sessions"), filepath.Join(root, "archived_sessions")}; importer.IsDir(sub[0]) || importer.IsDir(sub[1]) {
@@ -91,18 +88,13 @@ func (*Source) Discover(paths []string) ([]string, error) {
 			if !importer.IsDir(r) {
 				continue
 			}
-			err = filepath.WalkDir(r, func(path string, d fs.DirEntry, err error) error {
-				if err != nil || d.IsDir() {
-					return nil
-				}
-				n := d.Name()
+			err = importer.WalkFiles(r, nil, func(path, n string) {
 				if strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") || strings.HasSuffix(n, ".json")) {
 					out = append(out, path)
 				}
-				return nil
 			})
 			if err != nil {
-				return nil, fmt.Errorf("walk %s: %w", r, err)
+				return nil, err
 			}
 		}
 	}

@@ -24,7 +24,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -80,30 +79,21 @@ func (s *Source) Discover(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		mains = append(mains, f)
-	}
+	mains = append(mains, files...)
 	for _, root := range dirs {
 		if p := filepath.Join(root, "tmp"); importer.IsDir(p) {
 			root = p
 		}
-		err = filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return nil // unreadable folder: skip it, keep the rest
-			}
-			if d.IsDir() {
-				return nil
-			}
+		err = importer.WalkFiles(root, nil, func(path, _ string) {
 			switch kind(path) {
 			case kindMain:
 				mains = append(mains, path)
 			case kindSub:
 				subs = append(subs, path)
 			}
-			return nil
 		})
 		if err != nil {
-			return nil, fmt.Errorf("walk %s: %w", root, err)
+			return nil, err
 		}
 	}
 	have := map[string]bool{}

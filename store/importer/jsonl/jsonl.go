@@ -50,9 +50,7 @@ func (Source) Discover(paths []string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, f := range files {
-		out = append(out, f)
-	}
+	out = append(out, files...)
 	for _, p := range dirs {
 		m, err := filepath.Glob(filepath.Join(p, "*.jsonl"))
 		if err != nil {
