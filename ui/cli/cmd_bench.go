@@ -37,10 +37,11 @@ func runBench(env *Env, args []string) error {
 	fs := newFlags(c, env)
 	reps := fs.Int("reps", 20, "repetitions per query")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	words, err := parseQueryArgs(fs, args)
+	if err != nil {
 		return err
 	}
-	if fs.NArg() == 0 {
+	if len(words) == 0 {
 		return usageError("at least one QUERY is required")
 	}
 	if *reps < 1 || *reps > 100000 {
@@ -52,7 +53,7 @@ func runBench(env *Env, args []string) error {
 	}
 	defer st.Close()
 	var out []benchJSON
-	for _, q := range fs.Args() {
+	for _, q := range words {
 		r := benchJSON{Query: q}
 		var first, final []time.Duration
 		for i := 0; i < *reps+1; i++ {

@@ -41,10 +41,11 @@ func runMessages(env *Env, args []string) error {
 	offset := fs.Int("offset", 0, "skip this many hits")
 	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
 	asJSON := fs.Bool("json", false, "print JSON")
-	if err := fs.Parse(args); err != nil {
+	words, err := parseQueryArgs(fs, args)
+	if err != nil {
 		return err
 	}
-	query := strings.Join(fs.Args(), " ")
+	query := strings.Join(words, " ")
 	if strings.TrimSpace(query) == "" {
 		return usageError("a QUERY is required (see 'recall messages -h')")
 	}
@@ -85,6 +86,10 @@ func runMessages(env *Env, args []string) error {
 		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), h.Role, h.Source,
 			safeText(title), snippetText(strings.ReplaceAll(h.Snippet, "\n", " "), env.StdoutIsTerminal))
 	}
-	fmt.Fprintf(env.Stderr, "%d hits · index %s · %.1f ms\n", len(res.Hits), res.Index, float64(res.Elapsed.Microseconds())/1000)
+	noun := "hits"
+	if len(res.Hits) == 1 {
+		noun = "hit"
+	}
+	fmt.Fprintf(env.Stderr, "%d %s · index %s · %.1f ms\n", len(res.Hits), noun, res.Index, float64(res.Elapsed.Microseconds())/1000)
 	return nil
 }
