@@ -159,8 +159,8 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	}
 
 	// Root metadata first (cached, one goroutine), then the evidence of
-	// every result at once: the store has several reader connections, and
-	// evidence is most of phase 1's time after the search itself.
+	// every result at once: evidence is most of phase 1's time after the
+	// search itself.
 	d.Results = make([]Result, len(picks))
 	for i, p := range picks {
 		r, err := e.resultMeta(ctx, lin, p)
@@ -170,25 +170,31 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		r.Hits = counts[p.root]
 		d.Results[i] = r
 	}
-	errs := make([]error, len(picks))
-	var wg sync.WaitGroup
-	for i := range d.Results {
-		if o.SkipEvidence {
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			errs[i] = e.evidence(ctx, &d.Results[i])
-		}()
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+	if err := e.evidenceAll(ctx, d.Results, o.SkipEvidence); err != nil {
 		return nil, err
 	}
 	d.SessionsSearched = len(picks)
 	d.Elapsed = time.Since(began)
 	return d, nil
+}
+
+// evidenceAll reads every result's evidence at once (unless skip): the
+// store has several reader connections.
+func (e *Engine) evidenceAll(ctx context.Context, results []Result, skip bool) error {
+	if skip {
+		return nil
+	}
+	errs := make([]error, len(results))
+	var wg sync.WaitGroup
+	for i := range results {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			errs[i] = e.evidence(ctx, &results[i])
+		}()
+	}
+	wg.Wait()
+	return errors.Join(errs...)
 }
 
 // pick is a hit chosen for a result, before its evidence is read.

@@ -93,7 +93,7 @@ func benchStore(b *testing.B) *store.Store {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { st.Close() })
-	if err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, nil); err != nil {
+	if _, err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, nil); err != nil {
 		b.Fatal(err)
 	}
 	return st

@@ -95,6 +95,7 @@ type Model struct {
 	seqSummary uint64
 	quitting   bool
 	dbToken    string // the database's change token when the list was last refreshed
+	polled     bool   // the first (baseline) reading of dbToken was taken
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.

@@ -37,7 +37,7 @@ func (m *Model) pollChanges() tea.Cmd {
 		tok, err := w.ChangeToken(ctx)
 		return dbPollMsg{token: tok, err: err}
 	}
-	if m.dbToken == "" {
+	if !m.polled {
 		return func() tea.Msg { return read(time.Time{}) }
 	}
 	return tea.Tick(m.opts.RefreshEvery, read)
@@ -47,15 +47,13 @@ func (m *Model) pollChanges() tea.Cmd {
 // flight already sees the new rows, and a failed reading (the database is
 // busy) simply waits for the next one.
 func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
-	if msg.err != nil || msg.token == "" || msg.token == m.dbToken {
-		if m.dbToken == "" {
-			m.dbToken = "?" // no baseline: any later reading counts as a change
-		}
-		return m.pollChanges()
+	baseline := !m.polled
+	m.polled = true
+	changed := msg.err == nil && msg.token != "" && msg.token != m.dbToken
+	if changed {
+		m.dbToken = msg.token
 	}
-	first := m.dbToken == ""
-	m.dbToken = msg.token
-	if first || m.searching {
+	if !changed || baseline || m.searching {
 		return m.pollChanges()
 	}
 	return tea.Batch(m.pollChanges(), m.queryChanged())

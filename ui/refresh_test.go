@@ -16,7 +16,7 @@ func TestRefreshOnOutsideWrite(t *testing.T) {
 	d := engineDriver(t, "")
 	be := d.m.backend.(*EngineBackend)
 	st := be.Store.(*store.Store)
-	d.pump("baseline token", func() bool { return d.m.dbToken != "" && !d.m.searching })
+	d.pump("baseline token", func() bool { return d.m.polled && !d.m.searching })
 	if strings.Contains(d.screen(), "Freshly imported session") {
 		t.Fatal("the new session is on screen before it was written")
 	}

@@ -55,3 +55,16 @@ func WalkFiles(root string, skip map[string]bool, visit func(path, name string))
 	}
 	return nil
 }
+
+// HomeDir is the agent's folder: $envVar when set, else ~/name; "" when
+// neither is known.
+func HomeDir(envVar, name string) string {
+	if d := os.Getenv(envVar); d != "" {
+		return d
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return ""
+	}
+	return filepath.Join(home, name)
+}

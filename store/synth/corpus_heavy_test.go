@@ -29,7 +29,7 @@ func TestLargeCorpus(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, nil); err != nil {
+	if _, err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, nil); err != nil {
 		t.Fatal(err)
 	}
 	for _, q := range synth.BenchQueries {

@@ -57,13 +57,12 @@ func New(opt Options) *Generator {
 		r:   rand.New(rand.NewPCG(opt.Seed, opt.Seed^0x9e3779b97f4a7c15)),
 		v:   getVocab(),
 	}
-	if opt.Span <= 0 {
-		opt.Span = span
+	if g.opt.Span <= 0 {
 		g.opt.Span = span
 	}
 	sessions := max(1, opt.Messages/meanSessionMessages)
-	g.gap = opt.Span / time.Duration(sessions)
-	g.clock = Anchor.Add(-opt.Span)
+	g.gap = g.opt.Span / time.Duration(sessions)
+	g.clock = Anchor.Add(-g.opt.Span)
 	for _, t := range topicTexts {
 		g.topicW += t.weight
 	}

@@ -170,7 +170,7 @@ func TestLoadSearchable(t *testing.T) {
 	defer st.Close()
 	const n = 3000
 	var last int
-	if err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, func(done int) { last = done }); err != nil {
+	if _, err := synth.Load(ctx, st, synth.Options{Messages: n, Seed: 1}, func(done int) { last = done }); err != nil {
 		t.Fatal(err)
 	}
 	if last != n {
@@ -195,7 +195,7 @@ func TestLoadSearchable(t *testing.T) {
 			t.Errorf("%s (%s): no hits", q.Query, q.Kind)
 		}
 	}
-	if err := synth.Load(ctx, st, synth.Options{Messages: 10, Seed: 1}, nil); err == nil || !strings.Contains(err.Error(), "already holds") {
+	if _, err := synth.Load(ctx, st, synth.Options{Messages: 10, Seed: 1}, nil); err == nil || !strings.Contains(err.Error(), "already holds") {
 		t.Errorf("second load into a full database: err = %v", err)
 	}
 }

@@ -15,21 +15,22 @@ const LoadBatch = 5000
 // Load generates the corpus described by opt into st, which must hold no
 // messages yet (the corpus is meant to be reproducible, and session ids
 // would collide with an earlier run). progress, when set, is called after
-// every transaction with the messages written so far.
-func Load(ctx context.Context, st *store.Store, opt Options, progress func(done int)) error {
+// every transaction with the messages written so far. It returns the
+// number of sessions written.
+func Load(ctx context.Context, st *store.Store, opt Options, progress func(done int)) (int, error) {
 	if opt.Messages <= 0 {
-		return fmt.Errorf("gen: --messages must be positive, got %d", opt.Messages)
+		return 0, fmt.Errorf("gen: --messages must be positive, got %d", opt.Messages)
 	}
 	stats, err := st.Stats(ctx)
 	if err != nil {
-		return err
+		return 0, err
 	}
 	if stats.Messages > 0 {
-		return fmt.Errorf("gen: %s already holds %d messages; generate into a new database", st.Path(), stats.Messages)
+		return 0, fmt.Errorf("gen: %s already holds %d messages; generate into a new database", st.Path(), stats.Messages)
 	}
 	g := New(opt)
 	var batch []Session
-	n, written := 0, 0
+	n, written, sessions := 0, 0, 0
 	flush := func() error {
 		if len(batch) == 0 {
 			return nil
@@ -49,6 +50,7 @@ func Load(ctx context.Context, st *store.Store, opt Options, progress func(done 
 			return err
 		}
 		written += n
+		sessions += len(batch)
 		batch, n = batch[:0], 0
 		if progress != nil {
 			progress(written)
@@ -64,9 +66,10 @@ func Load(ctx context.Context, st *store.Store, opt Options, progress func(done 
 		n += len(s.Messages)
 		if n >= LoadBatch {
 			if err := flush(); err != nil {
-				return err
+				return sessions, err
 			}
 		}
 	}
-	return flush()
+	err = flush()
+	return sessions, err
 }

@@ -37,7 +37,7 @@ func runBench(env *Env, args []string) error {
 	fs := newFlags(c, env)
 	reps := fs.Int("reps", 20, "repetitions per query")
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseQueryArgs(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}

@@ -21,7 +21,7 @@ func init() {
 type genReport struct {
 	Path              string  `json:"path"`
 	Messages          int     `json:"messages"`
-	Sessions          int64   `json:"sessions"`
+	Sessions          int     `json:"sessions"`
 	Seed              uint64  `json:"seed"`
 	Seconds           float64 `json:"seconds"`
 	MessagesPerSecond float64 `json:"messages_per_second"`
@@ -54,15 +54,12 @@ func runGen(env *Env, args []string) error {
 			fmt.Fprintf(env.Stderr, "\r%d/%d messages · %.0f msg/s ", done, *n, float64(done)/max(el, 1e-9))
 		}
 	}
-	if err := synth.Load(env.Ctx, st, synth.Options{Messages: *n, Seed: *seed}, progress); err != nil {
-		return err
-	}
-	el := time.Since(start).Seconds()
-	stats, err := st.Stats(env.Ctx)
+	sessions, err := synth.Load(env.Ctx, st, synth.Options{Messages: *n, Seed: *seed}, progress)
 	if err != nil {
 		return err
 	}
-	rep := genReport{Path: st.Path(), Messages: *n, Sessions: stats.Sessions, Seed: *seed, Seconds: el, MessagesPerSecond: float64(*n) / max(el, 1e-9)}
+	el := time.Since(start).Seconds()
+	rep := genReport{Path: st.Path(), Messages: *n, Sessions: sessions, Seed: *seed, Seconds: el, MessagesPerSecond: float64(*n) / max(el, 1e-9)}
 	if *asJSON {
 		return printJSON(env.Stdout, rep)
 	}

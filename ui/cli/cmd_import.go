@@ -3,7 +3,6 @@ package cli
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"os"
@@ -104,31 +103,6 @@ func (r importResult) json() importJSON {
 
 func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 
-// parseInterspersed parses flags wherever they appear among the positional
-// arguments (recall import claude DIR --json); "--" ends the flags.
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var tail []string
-	for i, a := range args {
-		if a == "--" {
-			args, tail = args[:i], args[i+1:]
-			break
-		}
-	}
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			break
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
-	return append(pos, tail...), nil
-}
-
 // knownSources lists the registered sources for an error message, each with
 // the short alias it answers to: "claude-code (claude), codex, ...".
 func knownSources() string {
@@ -180,7 +154,7 @@ func runImport(env *Env, args []string) error {
 	c := commands["import"]
 	fs := newFlags(c, env)
 	asJSON := fs.Bool("json", false, "print the report(s) as JSON (an object; an array for 'all')")
-	args, err := parseInterspersed(fs, args)
+	args, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}

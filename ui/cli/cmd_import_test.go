@@ -274,7 +274,7 @@ func TestParseInterspersed(t *testing.T) {
 	env := &Env{Stderr: &bytes.Buffer{}}
 	fs := newFlags(&Command{Name: "x"}, env)
 	j := fs.Bool("json", false, "")
-	got, err := parseInterspersed(fs, []string{"claude", "--json", "a", "--", "--b"})
+	got, err := parseArgs(fs, []string{"claude", "--json", "a", "--", "--b"})
 	if err != nil || !*j || strings.Join(got, " ") != "claude a --b" {
 		t.Fatalf("got %v %v %v", got, *j, err)
 	}

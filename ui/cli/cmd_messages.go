@@ -41,7 +41,7 @@ func runMessages(env *Env, args []string) error {
 	offset := fs.Int("offset", 0, "skip this many hits")
 	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
 	asJSON := fs.Bool("json", false, "print JSON")
-	words, err := parseQueryArgs(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}

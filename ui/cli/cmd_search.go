@@ -51,7 +51,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.BoolVar(&a.noSummary, "no-summary", false, "evidence only: no summaries (instant)")
 	fs.StringVar(&a.exclude, "exclude-session", "", "leave out this session and its whole lineage (e.g. the current one)")
 	fs.StringVar(&roles, "role", "", "comma-separated roles to search (default user,assistant)")
-	words, err := parseQueryArgs(fs, args)
+	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return a, err

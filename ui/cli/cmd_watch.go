@@ -54,7 +54,7 @@ func runWatch(env *Env, args []string) error {
 	fs := newFlags(c, env)
 	interval := fs.Duration("interval", 2*time.Second, "how often to look for changed files")
 	once := fs.Bool("once", false, "import what changed once and exit")
-	names, err := parseInterspersed(fs, args)
+	names, err := parseArgs(fs, args)
 	if err != nil {
 		return err
 	}

@@ -45,14 +45,7 @@ func (s *Source) Name() string { return SourceName }
 
 // Root is ${CLAUDE_CONFIG_DIR:-~/.claude}.
 func Root() string {
-	if d := os.Getenv("CLAUDE_CONFIG_DIR"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".claude")
+	return importer.HomeDir("CLAUDE_CONFIG_DIR", ".claude")
 }
 
 // DefaultPaths is the projects folder under Root.

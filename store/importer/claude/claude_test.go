@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -18,14 +17,6 @@ const (
 	sessB = "2b8e6d14-5a3c-4f7b-9e02-c6d1a8f5b930"
 	child = sessA + "-agent-ab12cd3"
 )
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 // wantA is the main session: a reply split over three lines sharing
 // message.id (thinking, text, tool_use) is one message; the isMeta slash
@@ -78,16 +69,16 @@ func TestImportFixture(t *testing.T) {
 	}{
 		{sessA, store.Session{ID: sessA, Source: "claude-code", Model: "claude-sonnet-4-5-20250929",
 			Title:     "login double submit", // custom-title beats ai-title and the summary naming its leaf
-			StartedAt: ts("2026-06-02T09:14:05.120Z"), EndedAt: ts("2026-06-02T09:17:45Z"),
+			StartedAt: it.Time("2026-06-02T09:14:05.120Z"), EndedAt: it.Time("2026-06-02T09:17:45Z"),
 			InputTokens: 6000, OutputTokens: 159, CacheReadTokens: 37300, CacheWriteTokens: 500,
 			Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 8, ToolCallCount: 2}, wantA},
 		{child, store.Session{ID: child, Source: "claude-code", Model: "claude-haiku-4-5-20251001", ParentID: sessA,
 			ModelConfig: `{"_delegate_from":"` + sessA + `"}`,
-			StartedAt:   ts("2026-06-02T09:16:23Z"), EndedAt: ts("2026-06-02T09:17:39Z"),
+			StartedAt:   it.Time("2026-06-02T09:16:23Z"), EndedAt: it.Time("2026-06-02T09:17:39Z"),
 			InputTokens: 1750, OutputTokens: 40, Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 4, ToolCallCount: 1}, wantChild},
 		{sessB, store.Session{ID: sessB, Source: "claude-code", Model: "claude-sonnet-4-5-20250929",
 			Title:     "Tune Postgres connection pool", // summary record, leafUuid later in the same file
-			StartedAt: ts("2026-06-03T14:02:00Z"), EndedAt: ts("2026-06-03T14:10:03Z"),
+			StartedAt: it.Time("2026-06-03T14:02:00Z"), EndedAt: it.Time("2026-06-03T14:10:03Z"),
 			InputTokens: 1860, OutputTokens: 49, Cwd: "/home/dev/api", GitBranch: "main", MessageCount: 4}, wantB},
 	} {
 		t.Run(tc.id, func(t *testing.T) {

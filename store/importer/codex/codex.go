@@ -49,14 +49,7 @@ func (*Source) Name() string { return SourceName }
 
 // Home is ${CODEX_HOME:-~/.codex}.
 func Home() string {
-	if d := os.Getenv("CODEX_HOME"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".codex")
+	return importer.HomeDir("CODEX_HOME", ".codex")
 }
 
 // DefaultPaths are the live and archived session folders.

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/klauspost/compress/zstd"
 
@@ -24,14 +23,6 @@ const (
 )
 
 const day = "sessions/2026/06/04/"
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 // wantS1: the injected AGENTS.md and <environment_context> user items are
 // dropped; each user and assistant text, written both as a response_item
@@ -93,19 +84,19 @@ func TestImportFixture(t *testing.T) {
 		msgs []it.Msg
 	}{
 		{store.Session{ID: s1, Source: "codex", Model: "gpt-5.1-codex", Title: "Invoice rounding off by a cent",
-			StartedAt: ts("2026-06-04T10:15:30.100Z"), EndedAt: ts("2026-06-04T10:17:03.010Z"),
+			StartedAt: it.Time("2026-06-04T10:15:30.100Z"), EndedAt: it.Time("2026-06-04T10:17:03.010Z"),
 			InputTokens: 9800, CacheReadTokens: 6000, OutputTokens: 690, ReasoningTokens: 300,
 			Cwd: "/home/dev/billing", GitBranch: "feat/invoices", MessageCount: 10, ToolCallCount: 2}, wantS1},
 		{store.Session{ID: s2, Source: "codex", Model: "gpt-5.1-codex", ParentID: s1, ModelConfig: `{"_branched_from":"` + s1 + `"}`,
 			Title:     "VAT per invoice line", // from session_index.jsonl
-			StartedAt: ts("2026-06-04T11:02:00Z"), EndedAt: ts("2026-06-04T11:02:09Z"),
+			StartedAt: it.Time("2026-06-04T11:02:00Z"), EndedAt: it.Time("2026-06-04T11:02:09Z"),
 			Cwd: "/home/dev/billing", GitBranch: "feat/invoices-tax", MessageCount: 2}, wantS2},
 		{store.Session{ID: s3, Source: "codex", ParentID: s1, ModelConfig: `{"_delegate_from":"` + s1 + `"}`,
-			StartedAt: ts("2026-06-04T10:16:03Z"), EndedAt: ts("2026-06-04T10:16:05Z"),
+			StartedAt: it.Time("2026-06-04T10:16:03Z"), EndedAt: it.Time("2026-06-04T10:16:05Z"),
 			Cwd: "/home/dev/billing", MessageCount: 4, ToolCallCount: 1}, wantS3},
-		{store.Session{ID: s4, Source: "codex", StartedAt: ts("2026-05-20T08:00:00Z"), EndedAt: ts("2026-05-20T08:00:04Z"),
+		{store.Session{ID: s4, Source: "codex", StartedAt: it.Time("2026-05-20T08:00:00Z"), EndedAt: it.Time("2026-05-20T08:00:04Z"),
 			Cwd: "/home/dev/dotfiles", MessageCount: 2}, wantS4},
-		{store.Session{ID: legacy, Source: "codex", StartedAt: ts("2025-04-18T16:20:11.052Z"), EndedAt: ts("2025-04-18T16:20:11.052Z"),
+		{store.Session{ID: legacy, Source: "codex", StartedAt: it.Time("2025-04-18T16:20:11.052Z"), EndedAt: it.Time("2025-04-18T16:20:11.052Z"),
 			MessageCount: 4, ToolCallCount: 1}, wantLegacy},
 	} {
 		t.Run(tc.want.ID, func(t *testing.T) {

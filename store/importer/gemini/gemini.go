@@ -54,11 +54,7 @@ func Root() string {
 	if d := os.Getenv("GEMINI_CLI_HOME"); d != "" {
 		return filepath.Join(d, ".gemini")
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".gemini")
+	return importer.HomeDir("", ".gemini")
 }
 
 // DefaultPaths is Root.

@@ -6,7 +6,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -22,14 +21,6 @@ const (
 )
 
 const mainFile = "tmp/shop/chats/session-2026-06-10T09-30-3f2a9c1e.jsonl"
-
-func ts(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		panic(err)
-	}
-	return t
-}
 
 var (
 	readCall  = it.Call{ID: "read_file-1781083825-0", Name: "read_file", Args: `{"absolute_path":"/home/dev/shop/src/Checkout.tsx"}`}
@@ -90,18 +81,18 @@ func TestImportFixture(t *testing.T) {
 		msgs []it.Msg
 	}{
 		{store.Session{ID: sMain, Source: "gemini-cli", Model: "gemini-2.5-flash", Title: "Discount code field in checkout",
-			StartedAt: ts("2026-06-10T09:30:12Z"), EndedAt: ts("2026-06-10T09:32:00Z"),
+			StartedAt: it.Time("2026-06-10T09:30:12Z"), EndedAt: it.Time("2026-06-10T09:32:00Z"),
 			InputTokens: 9300, OutputTokens: 150, CacheReadTokens: 4500, ReasoningTokens: 160,
 			Cwd: "/home/dev/shop", MessageCount: 7, ToolCallCount: 3}, wantMain},
 		{store.Session{ID: sSub, Source: "gemini-cli", Model: "gemini-2.5-flash", ParentID: sMain, ModelConfig: delegate(sMain),
-			StartedAt: ts("2026-06-10T09:31:10Z"), EndedAt: ts("2026-06-10T09:31:20Z"),
+			StartedAt: it.Time("2026-06-10T09:31:10Z"), EndedAt: it.Time("2026-06-10T09:31:20Z"),
 			InputTokens: 900, OutputTokens: 20, Cwd: "/home/dev/shop", MessageCount: 3, ToolCallCount: 1}, wantSub},
 		{store.Session{ID: sOld, Source: "gemini-cli", Model: "gemini-2.5-pro", Title: "Orders endpoint 500 for guest orders",
-			StartedAt: ts("2025-12-01T14:05:00Z"), EndedAt: ts("2025-12-01T14:07:30Z"),
+			StartedAt: it.Time("2025-12-01T14:05:00Z"), EndedAt: it.Time("2025-12-01T14:07:30Z"),
 			InputTokens: 3000, OutputTokens: 45, ReasoningTokens: 30,
 			Cwd: "/home/dev/legacy-api", MessageCount: 2}, wantOld}, // project id is the SHA-256 of the path in projects.json
 		{store.Session{ID: sResum, Source: "gemini-cli", Model: "gemini-2.5-flash",
-			StartedAt: ts("2026-01-15T10:00:00Z"), EndedAt: ts("2026-04-20T08:00:20Z"),
+			StartedAt: it.Time("2026-01-15T10:00:00Z"), EndedAt: it.Time("2026-04-20T08:00:20Z"),
 			Cwd: "/home/dev/legacy-api", MessageCount: 4}, wantResumed},
 	} {
 		t.Run(tc.want.ID, func(t *testing.T) {
@@ -138,7 +129,7 @@ func TestReplay(t *testing.T) {
 		it.Msg{Role: "assistant", Content: "validateCoupon now upper-cases the code first."})
 	d := it.Dump(t, st)
 	it.SameMsgs(t, "appended", d[sMain].Msgs, want)
-	if e := d[sMain].EndedAt; !e.Equal(ts("2026-06-10T09:40:09Z")) {
+	if e := d[sMain].EndedAt; !e.Equal(it.Time("2026-06-10T09:40:09Z")) {
 		t.Errorf("lastUpdated = %v", e)
 	}
 

@@ -48,14 +48,7 @@ func (*Source) Name() string { return SourceName }
 
 // Home is $HERMES_HOME, else ~/.hermes.
 func Home() string {
-	if d := os.Getenv("HERMES_HOME"); d != "" {
-		return d
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".hermes")
+	return importer.HomeDir("HERMES_HOME", ".hermes")
 }
 
 // DefaultPaths is the main state.db and every profile's.

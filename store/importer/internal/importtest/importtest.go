@@ -249,3 +249,12 @@ func CallsOf(calls ...Call) string {
 	}
 	return "[" + strings.Join(parts, ",") + "]"
 }
+
+// Time parses an RFC 3339 timestamp of a fixture; a typo panics at once.
+func Time(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		panic(err)
+	}
+	return t
+}

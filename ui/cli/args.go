@@ -5,12 +5,13 @@ import (
 	"strings"
 )
 
-// parseQueryArgs parses a query command's flags wherever they appear
-// (`recall messages docker --json`) and returns the rest as the query words.
-// A single-dash word that is not one of the command's flags (`-rollback`) is
-// the query's NOT and stays in the query; an unknown double-dash word
+// parseArgs parses a command's flags wherever they appear among its
+// arguments (`recall messages docker --json`, `recall import claude DIR
+// --json`) and returns the rest, in order.
+// A single-dash word that is not one of the command's flags (`-rollback`,
+// a query's NOT) is an argument; an unknown double-dash word
 // (`--bogus`) is a usage error; "--" ends the flags.
-func parseQueryArgs(fs *flag.FlagSet, args []string) ([]string, error) {
+func parseArgs(fs *flag.FlagSet, args []string) ([]string, error) {
 	var flags, words []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]

@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-func TestParseQueryArgs(t *testing.T) {
+func TestParseArgs(t *testing.T) {
 	for _, tc := range []struct {
 		args  []string
 		words []string
@@ -24,7 +24,7 @@ func TestParseQueryArgs(t *testing.T) {
 		fs.SetOutput(io.Discard)
 		j := fs.Bool("json", false, "")
 		l := fs.Int("limit", 20, "")
-		words, err := parseQueryArgs(fs, tc.args)
+		words, err := parseArgs(fs, tc.args)
 		if err != nil {
 			t.Fatalf("%q: %v", tc.args, err)
 		}
@@ -36,7 +36,7 @@ func TestParseQueryArgs(t *testing.T) {
 	fs.SetOutput(io.Discard)
 	fs.Int("limit", 20, "")
 	for _, bad := range [][]string{{"x", "--limit", "many"}, {"x", "--bogus"}} {
-		if _, err := parseQueryArgs(fs, bad); err == nil {
+		if _, err := parseArgs(fs, bad); err == nil {
 			t.Errorf("%q: no error", bad)
 		}
 	}
