@@ -198,11 +198,7 @@ func TestCorrupt(t *testing.T) {
 	if rep.Failed != 2 || rep.Files != 3 || rep.Malformed != 1 {
 		t.Errorf("report = %+v", rep)
 	}
-	var got []string
-	for _, p := range rep.Problems {
-		got = append(got, p.String())
-	}
-	all := strings.Join(got, "\n")
+	all := it.Problems(rep)
 	for _, want := range []string{fork + ":2: invalid JSON", zst + ": ", doc + ": "} {
 		if !strings.Contains(all, want) {
 			t.Errorf("problems lack %q:\n%s", want, all)

@@ -187,11 +187,7 @@ func TestCorrupt(t *testing.T) {
 	if rep.Failed != 1 || rep.Files != 3 || rep.Malformed != 3 {
 		t.Errorf("report = %+v", rep)
 	}
-	var got []string
-	for _, p := range rep.Problems {
-		got = append(got, p.String())
-	}
-	all := strings.Join(got, "\n")
+	all := it.Problems(rep)
 	oldLines := strings.Count(string(oraw[:len(oraw)/2]), "\n") + 1
 	for _, want := range []string{
 		sub + ":2: invalid JSON",

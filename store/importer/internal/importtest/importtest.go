@@ -258,3 +258,12 @@ func Time(s string) time.Time {
 	}
 	return t
 }
+
+// Problems is a report's problems as file:line: message lines.
+func Problems(rep importer.Report) string {
+	lines := make([]string, len(rep.Problems))
+	for i, p := range rep.Problems {
+		lines[i] = p.String()
+	}
+	return strings.Join(lines, "\n")
+}
