@@ -74,7 +74,7 @@ func BenchmarkSummaryFrame(b *testing.B) {
 		}
 	}
 	text := doc.String()
-	md := newMarkdown(nil)
+	md := newMarkdown(nil, false)
 	b.Run("block-cache", func(b *testing.B) {
 		c := newBlockCache(md)
 		c.Frame(text, 80)

@@ -28,9 +28,16 @@ type driver struct {
 
 func newDriver(t testing.TB, b Backend, w, h int) *driver {
 	t.Helper()
+	return newDriverWith(t, b, w, h, Options{})
+}
+
+// newDriverWith is newDriver with options; the clock and clipboard are the tests'.
+func newDriverWith(t testing.TB, b Backend, w, h int, opts Options) *driver {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	m := New(ctx, b, Options{Now: func() time.Time { return testNow }, Clipboard: &strings.Builder{}})
+	opts.Now, opts.Clipboard = func() time.Time { return testNow }, &strings.Builder{}
+	m := New(ctx, b, opts)
 	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
 	d.run(m.Init())

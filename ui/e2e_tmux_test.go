@@ -11,7 +11,8 @@ import (
 )
 
 // The end-to-end test drives the real binary in a detached tmux session of a
-// fixed size: `recall demo`, an English query, a CJK query, quit. It checks
+// fixed size: `recall demo`, an English query, a CJK query, quit; once in
+// colour and once under NO_COLOR. It checks
 // the screen with capture-pane (-e keeps the highlighting escapes) and that
 // the terminal is restored (alternate screen left, shell prompt back).
 
@@ -65,17 +66,31 @@ func TestTmuxEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, "bin", "recall")
+	bin := filepath.Join(t.TempDir(), "bin", "recall")
 	build := exec.Command("go", "build", "-o", bin, ".")
 	build.Dir = ".."
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
+	t.Run("colour", func(t *testing.T) { e2eColour(t, bin) })
+	// Colourless terminals: NO_COLOR, CLICOLOR=0, and CI set (termenv's "not a
+	// terminal", which the project's CI has) all draw in reverse and bold.
+	for _, env := range []string{"NO_COLOR=1", "CLICOLOR=0", "CI=true"} {
+		t.Run(env, func(t *testing.T) { e2eNoColor(t, bin, env) })
+	}
+}
+
+// startDemo opens `recall demo` in a fresh tmux server whose shell has a known
+// prompt, no model configured, no user database and no colour settings from
+// the environment running the tests (NO_COLOR, CLICOLOR* and CI, which
+// termenv takes for "no terminal", change what is drawn); extraEnv adds
+// NAME=value words.
+func startDemo(t *testing.T, bin, extraEnv string) *tmux {
+	dir := t.TempDir()
 	x := &tmux{t: t, sock: filepath.Join(dir, "tmux.sock")}
-	// A clean shell: a known prompt, no model configured, no user database.
 	shell := "env -u RECALL_LLM_BASE_URL -u RECALL_LLM_MODEL -u RECALL_LLM_API_KEY -u OPENAI_API_KEY -u OPENAI_BASE_URL -u TMUX " +
-		"TERM=xterm-256color XDG_DATA_HOME=" + dir + " XDG_CONFIG_HOME=" + dir + " PS1='" + e2ePrompt + " ' sh"
+		"-u NO_COLOR -u CLICOLOR -u CLICOLOR_FORCE -u COLORTERM -u CI " +
+		"TERM=xterm-256color XDG_DATA_HOME=" + dir + " XDG_CONFIG_HOME=" + dir + " " + extraEnv + " PS1='" + e2ePrompt + " ' sh"
 	x.run("new-session", "-d", "-s", "e2e", "-x", itoa(e2eW), "-y", itoa(e2eH), shell)
 	t.Cleanup(func() { exec.Command("tmux", "-S", x.sock, "kill-server").Run() })
 	x.waitFor("shell prompt", false, func(s string) bool { return strings.Contains(s, e2ePrompt) })
@@ -87,36 +102,58 @@ func TestTmuxEndToEnd(t *testing.T) {
 	if alt := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{alternate_on}")); alt != "1" {
 		t.Errorf("TUI is not on the alternate screen (alternate_on=%s)", alt)
 	}
+	return x
+}
 
-	// An English query: the expected session, and its snippet highlighted.
-	x.run("send-keys", "-t", "e2e", "-l", e2eQuery)
-	hit := regexp.MustCompile(`48;5;220m(\x1b\[[0-9;]*m)*(?i:` + e2eQuery + `)`)
-	screen := x.waitFor("highlighted English hit", true, func(s string) bool {
+// searchFor types query and waits until the status line reports sessions and
+// the screen shows query highlighted as hit says.
+func (x *tmux) searchFor(query string, hit *regexp.Regexp) string {
+	x.t.Helper()
+	x.run("send-keys", "-t", "e2e", "C-u") // clear the box first
+	x.run("send-keys", "-t", "e2e", "-l", query)
+	status := regexp.MustCompile(`(unicode61|trigram|like|cjk) · [0-9.]+ ms · [1-9]\d* session`)
+	return x.waitFor("highlighted hit for "+query, true, func(s string) bool {
 		text := stripSGR(s)
-		return strings.Contains(text, "❯ "+e2eQuery) && regexp.MustCompile(`(unicode61|trigram|like|cjk) · [0-9.]+ ms · [1-9]\d* session`).MatchString(text) && hit.MatchString(s)
+		return strings.Contains(text, "❯ "+query) && status.MatchString(text) && hit.MatchString(s)
 	})
+}
+
+func e2eColour(t *testing.T, bin string) {
+	x := startDemo(t, bin, "")
+	// An English query: the expected session, and its snippet highlighted.
+	screen := x.searchFor(e2eQuery, regexp.MustCompile(`48;5;220m(\x1b\[[0-9;]*m)*(?i:`+e2eQuery+`)`))
 	if !strings.Contains(strings.ToLower(stripSGR(screen)), "hits") && !strings.Contains(stripSGR(screen), "1 hit") {
 		t.Errorf("no hit count on screen:\n%s", stripSGR(screen))
 	}
+	// A CJK query.
+	x.searchFor(e2eCJKQuery, regexp.MustCompile(`48;5;220m(\x1b\[[0-9;]*m)*`+e2eCJKQuery))
+	x.quit()
+}
 
-	// A CJK query (ctrl-u clears the box first).
-	x.run("send-keys", "-t", "e2e", "C-u")
-	x.run("send-keys", "-t", "e2e", "-l", e2eCJKQuery)
-	cjkHit := regexp.MustCompile(`48;5;220m(\x1b\[[0-9;]*m)*` + e2eCJKQuery)
-	x.waitFor("highlighted CJK hit", true, func(s string) bool {
-		text := stripSGR(s)
-		return strings.Contains(text, "❯ "+e2eCJKQuery) && regexp.MustCompile(`· [0-9.]+ ms · [1-9]\d* session`).MatchString(text) && cjkHit.MatchString(s)
-	})
+// e2eNoColor runs with env (NAME=value): tmux's copy of the screen holds no
+// colour at all, and the hits are still marked (reverse video).
+func e2eNoColor(t *testing.T, bin, env string) {
+	x := startDemo(t, bin, env)
+	for _, q := range []string{e2eQuery, e2eCJKQuery} {
+		screen := x.searchFor(q, reverseHit(q))
+		if bad := colourSGR(screen); len(bad) > 0 {
+			t.Errorf("NO_COLOR screen for %q sets colours %q", q, bad[:min(len(bad), 5)])
+		}
+	}
+	x.quit()
+}
 
-	// Quit: the shell prompt returns on the normal screen.
+// quit leaves the TUI with ctrl-c and checks the terminal is restored: the
+// shell prompt on the normal screen, typed text echoed again.
+func (x *tmux) quit() {
+	x.t.Helper()
 	x.run("send-keys", "-t", "e2e", "C-c")
 	x.waitFor("shell prompt after quit", false, func(s string) bool {
 		return strings.Count(s, e2ePrompt) >= 2 && !strings.Contains(s, "search your agent history")
 	})
 	if alt := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{alternate_on}")); alt != "0" {
-		t.Errorf("alternate screen still on after quit (alternate_on=%s)", alt)
+		x.t.Errorf("alternate screen still on after quit (alternate_on=%s)", alt)
 	}
-	// The terminal modes are back: the shell echoes typed text again.
 	x.run("send-keys", "-t", "e2e", "-l", "echo restored-$((40+2))")
 	x.run("send-keys", "-t", "e2e", "Enter")
 	x.waitFor("shell working after quit", false, func(s string) bool { return strings.Contains(s, "restored-42") })

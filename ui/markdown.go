@@ -1,10 +1,14 @@
 package ui
 
 import (
+	"encoding/json"
 	"strings"
 	"sync"
 
 	"github.com/charmbracelet/glamour"
+	glamourstyles "github.com/charmbracelet/glamour/styles"
+	"github.com/charmbracelet/lipgloss"
+	"github.com/muesli/termenv"
 )
 
 // Glamour costs 10-17 ms per 4 KB of markdown, so it never runs in View:
@@ -15,7 +19,8 @@ import (
 // wrap width. A TermRenderer is not safe for concurrent use, so each is
 // guarded by its own mutex; commands for different widths run in parallel.
 type markdown struct {
-	style []byte // Glamour JSON style, pinned (no background detection)
+	style   []byte // Glamour JSON style, pinned (no background detection)
+	profile termenv.Profile
 
 	mu        sync.Mutex
 	renderers map[int]*lockedRenderer
@@ -26,8 +31,51 @@ type lockedRenderer struct {
 	r  *glamour.TermRenderer
 }
 
-func newMarkdown(style []byte) *markdown {
-	return &markdown{style: style, renderers: map[int]*lockedRenderer{}}
+// newMarkdown renders with style (Glamour's dark style when empty) in the
+// colours lipgloss chose for this terminal; mono removes every colour from
+// the style and keeps its bold, italic and underline (NO_COLOR).
+func newMarkdown(style []byte, mono bool) *markdown {
+	m := &markdown{style: style, profile: lipgloss.ColorProfile(), renderers: map[int]*lockedRenderer{}}
+	if mono {
+		m.style, m.profile = colorless(style), termenv.ANSI
+	}
+	return m
+}
+
+// colorless returns style with every colour key removed, at any depth, and
+// no code highlighting: Glamour registers its chroma theme once per process
+// under one name, so a colourless theme could not be told from a coloured one.
+// A style that does not parse becomes Glamour's dark style without colours.
+func colorless(style []byte) []byte {
+	var v any
+	if len(style) == 0 || json.Unmarshal(style, &v) != nil {
+		b, err := json.Marshal(glamourstyles.DarkStyleConfig)
+		if err != nil || json.Unmarshal(b, &v) != nil {
+			return nil
+		}
+	}
+	var strip func(any)
+	strip = func(v any) {
+		switch v := v.(type) {
+		case map[string]any:
+			for _, k := range []string{"color", "background_color", "chroma", "theme"} {
+				delete(v, k)
+			}
+			for _, c := range v {
+				strip(c)
+			}
+		case []any:
+			for _, c := range v {
+				strip(c)
+			}
+		}
+	}
+	strip(v)
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	return b
 }
 
 // Render renders md wrapped at width cells. On a Glamour error it falls back
@@ -82,7 +130,7 @@ func (m *markdown) renderer(width int) (*lockedRenderer, error) {
 	if lr, ok := m.renderers[width]; ok {
 		return lr, nil
 	}
-	opts := []glamour.TermRendererOption{glamour.WithWordWrap(width)}
+	opts := []glamour.TermRendererOption{glamour.WithWordWrap(width), glamour.WithColorProfile(m.profile)}
 	if len(m.style) > 0 {
 		opts = append(opts, glamour.WithStylesFromJSONBytes(m.style))
 	} else {

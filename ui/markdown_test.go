@@ -7,6 +7,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/assets"
 )
 
 func TestLabelFences(t *testing.T) {
@@ -37,7 +38,7 @@ func TestSplitBlocks(t *testing.T) {
 }
 
 func TestBlockCacheRendersOnlyTheLastBlock(t *testing.T) {
-	c := newBlockCache(newMarkdown(nil))
+	c := newBlockCache(newMarkdown(nil, false))
 	doc := "first paragraph\n\nsecond paragraph\n\nthird, still grow"
 	c.Frame(doc, 60)
 	if n := c.Renders(); n != 3 {
@@ -106,5 +107,33 @@ func TestLineInputEditing(t *testing.T) {
 	in.SetValue(strings.Repeat("数据库", 20))
 	if w := len([]rune(in.View())); w > 40 {
 		t.Fatalf("view too wide: %d runes", w)
+	}
+}
+
+// Monochrome markdown: every style recall may render with loses its colours
+// and code highlighting, and keeps bold.
+func TestMonochromeMarkdown(t *testing.T) {
+	pinned, err := assets.Style("recall")
+	if err != nil {
+		t.Fatal(err)
+	}
+	md := "# Fix\n\nThe **busy timeout** fixed it:\n\n```go\ndb.Exec(\"PRAGMA busy_timeout = 5000\") // 5 s\n```\n\n> `docker network ls`\n"
+	for name, style := range map[string][]byte{"pinned recall.json": pinned, "glamour dark (no style)": nil, "unparsable": []byte("{")} {
+		t.Run(name, func(t *testing.T) {
+			out := newMarkdown(style, true).Render(md, 60)
+			if bad := colourSGR(out); len(bad) > 0 {
+				t.Errorf("colours %q in\n%q", bad, out)
+			}
+			if !strings.Contains(out, "\x1b[1m") || !strings.Contains(ansi.Strip(out), "PRAGMA busy_timeout = 5000") {
+				t.Errorf("bold or code lost:\n%q", out)
+			}
+			if strings.Contains(string(colorless(style)), "chroma") {
+				t.Errorf("chroma theme kept")
+			}
+		})
+	}
+	// The same markdown in colour has colours, so the check can fail.
+	if len(colourSGR(newMarkdown(pinned, false).Render(md, 60))) == 0 {
+		t.Errorf("colour markdown has no colour")
 	}
 }

@@ -58,6 +58,9 @@ type Options struct {
 	Clipboard io.Writer
 	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
 	Notice string
+	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
+	// and markdown keep only bold, italic, underline, faint and reverse.
+	NoColor bool
 	// RefreshEvery is how often the database is checked for writes by other
 	// processes (recall watch, an import, an agent); 0 means 2 s, negative never.
 	RefreshEvery time.Duration
@@ -116,8 +119,13 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		opts.Clipboard = os.Stdout
 	}
 	st := DefaultStyles()
+	if opts.NoColor {
+		st = MonochromeStyles()
+	}
+	keyHelp := help.New()
+	keyHelp.Styles = st.Keys
 	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
-		md: newMarkdown(opts.Style), help: help.New(), filters: newFilterSet(opts.Sources)}
+		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
 	m.input = lineInput{prompt: "❯ ", placeholder: "search your agent history (F1: help)",
 		promptStyle: st.Search.Prompt, textStyle: st.Search.Text, phStyle: st.Search.Placeholder,
 		cursorStyle: st.Search.Cursor}

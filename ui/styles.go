@@ -1,6 +1,9 @@
 package ui
 
-import "github.com/charmbracelet/lipgloss"
+import (
+	"github.com/charmbracelet/bubbles/help"
+	"github.com/charmbracelet/lipgloss"
+)
 
 // Styles is every lipgloss style of the TUI, in one place. Colours are
 // 256-colour indexes that read on dark and light backgrounds alike; the
@@ -31,6 +34,8 @@ type Styles struct {
 	Help struct {
 		Title, Body, Example lipgloss.Style
 	}
+	// Keys styles the key help (status line and F1 screen).
+	Keys help.Styles
 }
 
 // hitOn and hitOff bracket a highlighted match inside Glamour output: reverse
@@ -41,50 +46,70 @@ const (
 )
 
 // DefaultStyles returns the TUI's styles.
-func DefaultStyles() *Styles {
+func DefaultStyles() *Styles { return newStyles(false) }
+
+// MonochromeStyles returns the styles for NO_COLOR (https://no-color.org):
+// no colour at all, so whatever colour carried (a hit, the selection, a
+// header) is carried by reverse video, bold and faint instead (no underline: lipgloss underlines rune by rune), as
+// fzf's bw theme does.
+func MonochromeStyles() *Styles { return newStyles(true) }
+
+func newStyles(mono bool) *Styles {
 	s := new(Styles)
-	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	c := func(s string) lipgloss.TerminalColor {
+		if mono {
+			return lipgloss.NoColor{}
+		}
+		return lipgloss.Color(s)
+	}
 	s.Search.Prompt = lipgloss.NewStyle().Foreground(c("212")).Bold(true)
 	s.Search.Text = lipgloss.NewStyle()
-	s.Search.Placeholder = lipgloss.NewStyle().Foreground(c("241"))
+	s.Search.Placeholder = lipgloss.NewStyle().Foreground(c("241")).Faint(mono)
 	s.Search.Cursor = lipgloss.NewStyle().Reverse(true)
 	s.Search.Spinner = lipgloss.NewStyle().Foreground(c("212"))
 
-	s.Chip.Active = lipgloss.NewStyle().Foreground(c("230")).Background(c("62")).Padding(0, 1)
-	s.Chip.Hint = lipgloss.NewStyle().Foreground(c("241"))
+	s.Chip.Active = lipgloss.NewStyle().Foreground(c("230")).Background(c("62")).Reverse(mono).Padding(0, 1)
+	s.Chip.Hint = lipgloss.NewStyle().Foreground(c("241")).Faint(mono)
 
 	s.List.Title = lipgloss.NewStyle().Bold(true)
-	s.List.SelectedTitle = lipgloss.NewStyle().Bold(true).Foreground(c("212"))
+	s.List.SelectedTitle = lipgloss.NewStyle().Bold(true).Foreground(c("212")).Reverse(mono)
 	s.List.Bar = lipgloss.NewStyle().Foreground(c("212"))
 	s.List.Meta = lipgloss.NewStyle().Foreground(c("109"))
-	s.List.When = lipgloss.NewStyle().Foreground(c("243"))
+	s.List.When = lipgloss.NewStyle().Foreground(c("243")).Faint(mono)
 	s.List.Snippet = lipgloss.NewStyle().Foreground(c("250"))
-	s.List.Hit = lipgloss.NewStyle().Foreground(c("16")).Background(c("220")).Bold(true)
+	s.List.Hit = lipgloss.NewStyle().Foreground(c("16")).Background(c("220")).Bold(true).Reverse(mono)
 	s.List.Preview = lipgloss.NewStyle().Foreground(c("245")).Italic(true)
-	s.List.Empty = lipgloss.NewStyle().Foreground(c("245"))
+	s.List.Empty = lipgloss.NewStyle().Foreground(c("245")).Faint(mono)
 
-	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("237"))
+	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("237")).Reverse(mono)
 	s.Detail.Role = lipgloss.NewStyle().Bold(true)
 	s.Detail.UserRole = lipgloss.NewStyle().Bold(true).Foreground(c("75"))
 	s.Detail.AssistantRole = lipgloss.NewStyle().Bold(true).Foreground(c("114"))
 	s.Detail.ToolRole = lipgloss.NewStyle().Foreground(c("179"))
-	s.Detail.Tool = lipgloss.NewStyle().Foreground(c("244"))
-	s.Detail.Dim = lipgloss.NewStyle().Foreground(c("241"))
+	s.Detail.Tool = lipgloss.NewStyle().Foreground(c("244")).Faint(mono)
+	s.Detail.Dim = lipgloss.NewStyle().Foreground(c("241")).Faint(mono)
 
-	s.Summary.Header = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62"))
+	s.Summary.Header = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono)
 	s.Summary.Label = lipgloss.NewStyle().Foreground(c("245")).Italic(true)
-	s.Summary.Warn = lipgloss.NewStyle().Foreground(c("214"))
+	s.Summary.Warn = lipgloss.NewStyle().Foreground(c("214")).Bold(mono)
 
-	s.Status.Bar = lipgloss.NewStyle().Foreground(c("245"))
+	s.Status.Bar = lipgloss.NewStyle().Foreground(c("245")).Faint(mono)
 	s.Status.Index = lipgloss.NewStyle().Foreground(c("109"))
 	s.Status.Info = lipgloss.NewStyle().Foreground(c("114"))
 	s.Status.Error = lipgloss.NewStyle().Foreground(c("203")).Bold(true)
 
-	s.Pane.Separator = lipgloss.NewStyle().Foreground(c("238"))
-	s.Pane.FocusedSeparator = lipgloss.NewStyle().Foreground(c("212"))
+	s.Pane.Separator = lipgloss.NewStyle().Foreground(c("238")).Faint(mono)
+	s.Pane.FocusedSeparator = lipgloss.NewStyle().Foreground(c("212")).Bold(mono)
 
 	s.Help.Title = lipgloss.NewStyle().Bold(true).Foreground(c("212"))
 	s.Help.Body = lipgloss.NewStyle()
-	s.Help.Example = lipgloss.NewStyle().Foreground(c("220"))
+	s.Help.Example = lipgloss.NewStyle().Foreground(c("220")).Bold(mono)
+
+	s.Keys = help.New().Styles // bubbles' adaptive greys
+	if mono {
+		key, faint := lipgloss.NewStyle().Bold(true), lipgloss.NewStyle().Faint(true)
+		s.Keys = help.Styles{Ellipsis: faint, ShortKey: key, ShortDesc: faint, ShortSeparator: faint,
+			FullKey: key, FullDesc: lipgloss.NewStyle(), FullSeparator: faint}
+	}
 	return s
 }

@@ -389,7 +389,7 @@ func newImportProgress(env *Env, asJSON bool) *importProgress {
 		return p
 	}
 	p.bar = progress.New(progress.WithDefaultGradient(), progress.WithWidth(30), progress.WithoutPercentage(),
-		progress.WithColorProfile(termenv.NewOutput(p.w).ColorProfile()))
+		progress.WithColorProfile(termenv.NewOutput(p.w).EnvColorProfile()))
 	return p
 }
 

@@ -5,6 +5,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/muesli/termenv"
 	"github.com/recall-dev/recall/assets"
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
@@ -58,8 +59,16 @@ func openTUI(env *Env, st *store.Store, query, notice string) error {
 	if err != nil {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
-	opts := ui.Options{Style: style, Query: query, Notice: joinNotice(st.Notice(), notice)}
+	opts := ui.Options{Style: style, Query: query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(env)}
 	return ui.Run(env.Ctx, ui.NewEngineBackend(eng, st), opts, env.Stdin, env.Stdout)
+}
+
+// noColor reports whether the TUI must draw without colour: NO_COLOR or
+// CLICOLOR=0, or a terminal termenv rates colourless (TERM=dumb, or CI set,
+// which termenv takes for "not a terminal"). Without colour the TUI still
+// marks hits and the selection with reverse video and bold.
+func noColor(env *Env) bool {
+	return termenv.NewOutput(env.Stdout).EnvColorProfile() == termenv.Ascii
 }
 
 // tuiStyle is the pinned Glamour style embedded from assets/styles/recall.json.
