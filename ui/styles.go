@@ -50,8 +50,9 @@ func DefaultStyles() *Styles { return newStyles(false) }
 
 // MonochromeStyles returns the styles for NO_COLOR (https://no-color.org):
 // no colour at all, so whatever colour carried (a hit, the selection, a
-// header) is carried by reverse video, bold and faint instead (no underline: lipgloss underlines rune by rune), as
-// fzf's bw theme does.
+// header) is carried by reverse video, bold and faint instead, as fzf's bw
+// theme does. No underline: lipgloss underlines rune by rune, an escape
+// sequence per character.
 func MonochromeStyles() *Styles { return newStyles(true) }
 
 func newStyles(mono bool) *Styles {

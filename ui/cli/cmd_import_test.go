@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -280,12 +281,22 @@ func TestParseInterspersed(t *testing.T) {
 	}
 }
 
-// BenchmarkImportClaude imports a generated ~20 MB Claude Code tree into a
-// fresh database per iteration and reports messages/s, MB/s and how the
-// time splits between parsing and writing SQLite. Run with
+// BenchmarkImportClaude imports a generated ~200 MB Claude Code tree (500
+// files of 640 messages; RECALL_BENCH_IMPORT_FILES changes the file count,
+// 50 is a quick ~20 MB run) into a fresh database per iteration and reports
+// messages/s, MB/s and how the time splits between parsing and writing
+// SQLite. Run with
 // go test -run '^$' -bench ImportClaude -benchtime 1x ./ui/cli/
 func BenchmarkImportClaude(b *testing.B) {
-	tree := writeClaudeTree(b, b.TempDir(), 50, 640, 24)
+	files := 500
+	if v := os.Getenv("RECALL_BENCH_IMPORT_FILES"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			b.Fatalf("RECALL_BENCH_IMPORT_FILES=%q: want a positive file count", v)
+		}
+		files = n
+	}
+	tree := writeClaudeTree(b, b.TempDir(), files, 640, 24)
 	src, ok := importer.Lookup("claude")
 	if !ok {
 		b.Fatal("claude source not registered")
