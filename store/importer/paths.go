@@ -68,3 +68,40 @@ func HomeDir(envVar, name string) string {
 	}
 	return filepath.Join(home, name)
 }
+
+// FindFiles is the discovery every walking source shares: the files named in
+// paths are returned as they are, and each named directory is walked at the
+// folders roots picks for it (the directory itself when roots is nil;
+// folders that do not exist are passed over), calling visit for every file.
+func FindFiles(paths []string, roots func(dir string) []string, skip map[string]bool, visit func(path, name string)) (named []string, err error) {
+	named, dirs, err := SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, dir := range dirs {
+		walk := []string{dir}
+		if roots != nil {
+			walk = roots(dir)
+		}
+		for _, r := range walk {
+			if !IsDir(r) {
+				continue
+			}
+			if err := WalkFiles(r, skip, visit); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return named, nil
+}
+
+// Subfolder returns a roots function for FindFiles: a directory's folder
+// named sub when it has one (an agent's config root), else the directory.
+func Subfolder(sub string) func(dir string) []string {
+	return func(dir string) []string {
+		if p := filepath.Join(dir, sub); IsDir(p) {
+			return []string{p}
+		}
+		return []string{dir}
+	}
+}

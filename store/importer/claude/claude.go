@@ -63,25 +63,16 @@ var skipDirs = map[string]bool{"tool-results": true, "workflows": true, "memory"
 // folder, a project folder, or single files), sorted so that a session's
 // main file comes before its sub-agent files.
 func (s *Source) Discover(paths []string) ([]string, error) {
-	var out []string
-	files, dirs, err := importer.SplitPaths(paths)
+	var found []string
+	out, err := importer.FindFiles(paths, importer.Subfolder("projects"), skipDirs, func(path, name string) {
+		if strings.HasSuffix(name, ".jsonl") && name != "journal.jsonl" && name != "history.jsonl" {
+			found = append(found, path)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, files...)
-	for _, root := range dirs {
-		if p := filepath.Join(root, "projects"); importer.IsDir(p) {
-			root = p
-		}
-		err = importer.WalkFiles(root, skipDirs, func(path, name string) {
-			if strings.HasSuffix(name, ".jsonl") && name != "journal.jsonl" && name != "history.jsonl" {
-				out = append(out, path)
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
+	out = append(out, found...)
 	sort.Strings(out) // "<id>.jsonl" sorts before "<id>/subagents/..."
 	return out, nil
 }

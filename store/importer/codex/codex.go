@@ -66,31 +66,22 @@ func (*Source) DefaultPaths() []string {
 // .jsonl.zst whose plain .jsonl exists, oldest first (so fork parents
 // usually precede forks).
 func (*Source) Discover(paths []string) ([]string, error) {
-	var out []string
-	files, dirs, err := importer.SplitPaths(paths)
+	roots := func(dir string) []string {
+		if sub := []string{filepath.Join(dir, "sessions"), filepath.Join(dir, "archived_sessions")}; importer.IsDir(sub[0]) || importer.IsDir(sub[1]) {
+			return sub // a CODEX_HOME: not its history.jsonl, logs or caches
+		}
+		return []string{dir}
+	}
+	var walked []string
+	out, err := importer.FindFiles(paths, roots, nil, func(path, n string) {
+		if strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") || strings.HasSuffix(n, ".json")) {
+			walked = append(walked, path)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	out = append(out, files...)
-	for _, root := range dirs {
-		roots := []string{root}
-		if sub := []string{filepath.Join(root, "sessions"), filepath.Join(root, "archived_sessions")}; importer.IsDir(sub[0]) || importer.IsDir(sub[1]) {
-			roots = sub // a CODEX_HOME: not its history.jsonl, logs or caches
-		}
-		for _, r := range roots {
-			if !importer.IsDir(r) {
-				continue
-			}
-			err = importer.WalkFiles(r, nil, func(path, n string) {
-				if strings.HasPrefix(n, "rollout-") && (strings.HasSuffix(n, ".jsonl") || strings.HasSuffix(n, ".jsonl.zst") || strings.HasSuffix(n, ".json")) {
-					out = append(out, path)
-				}
-			})
-			if err != nil {
-				return nil, err
-			}
-		}
-	}
+	out = append(out, walked...)
 	have := map[string]bool{}
 	for _, p := range out {
 		have[p] = true

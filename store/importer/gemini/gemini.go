@@ -70,28 +70,19 @@ func (s *Source) DefaultPaths() []string {
 // before sub-agent runs, and a legacy .json dropped when Gemini rewrote it
 // as .jsonl on resume.
 func (s *Source) Discover(paths []string) ([]string, error) {
-	var mains, subs []string
-	files, dirs, err := importer.SplitPaths(paths)
+	var walked, subs []string
+	mains, err := importer.FindFiles(paths, importer.Subfolder("tmp"), nil, func(path, _ string) {
+		switch kind(path) {
+		case kindMain:
+			walked = append(walked, path)
+		case kindSub:
+			subs = append(subs, path)
+		}
+	})
 	if err != nil {
 		return nil, err
 	}
-	mains = append(mains, files...)
-	for _, root := range dirs {
-		if p := filepath.Join(root, "tmp"); importer.IsDir(p) {
-			root = p
-		}
-		err = importer.WalkFiles(root, nil, func(path, _ string) {
-			switch kind(path) {
-			case kindMain:
-				mains = append(mains, path)
-			case kindSub:
-				subs = append(subs, path)
-			}
-		})
-		if err != nil {
-			return nil, err
-		}
-	}
+	mains = append(mains, walked...)
 	have := map[string]bool{}
 	for _, p := range mains {
 		have[p] = true
