@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/recall-dev/recall/store"
 )
@@ -100,7 +102,7 @@ func (m *Model) applyTranscript(msg transcriptMsg) tea.Cmd {
 			return nil
 		}
 		d.err = msg.err
-		d.view.SetLines([]string{fit(m.styles.Status.Error.Render("cannot load session: "+oneLine(Sanitize(msg.err.Error()))), d.view.width)})
+		d.view.SetLines([]string{fit(m.styles.Status.Error.Render("cannot load session: "+termtext.OneLine(termtext.Sanitize(msg.err.Error()))), d.view.width)})
 		return nil
 	}
 	d.err = nil
@@ -180,15 +182,15 @@ func (d *detailView) header(w int) string {
 		return fit("", w)
 	}
 	it := d.item
-	title := oneLine(Sanitize(it.Title))
+	title := termtext.OneLine(termtext.Sanitize(it.Title))
 	if title == "" {
 		title = "(untitled)"
 	}
-	text := " " + title + " · " + Sanitize(it.Source) + " · " + Sanitize(shortID(it.SessionID))
+	text := " " + title + " · " + termtext.Sanitize(it.Source) + " · " + termtext.Sanitize(shortID(it.SessionID))
 	if d.loading {
 		text += " · loading…"
 	}
-	return d.styles.Detail.Header.Render(fit(truncate(oneLine(text), w), w))
+	return d.styles.Detail.Header.Render(fit(truncate(termtext.OneLine(text), w), w))
 }
 
 // shortID shortens long session ids for display.

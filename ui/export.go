@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -15,43 +17,43 @@ import (
 // since exports end up in pagers and terminals.
 func ExportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error {
 	var b strings.Builder
-	title := oneLine(Sanitize(sess.Title))
+	title := termtext.OneLine(termtext.Sanitize(sess.Title))
 	if title == "" {
-		title = "Session " + Sanitize(sess.ID)
+		title = "Session " + termtext.Sanitize(sess.ID)
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "- id: `%s`\n- source: %s\n", Sanitize(sess.ID), Sanitize(sess.Source))
+	fmt.Fprintf(&b, "- id: `%s`\n- source: %s\n", termtext.Sanitize(sess.ID), termtext.Sanitize(sess.Source))
 	if sess.Model != "" {
-		fmt.Fprintf(&b, "- model: %s\n", Sanitize(sess.Model))
+		fmt.Fprintf(&b, "- model: %s\n", termtext.Sanitize(sess.Model))
 	}
 	if !sess.StartedAt.IsZero() {
 		fmt.Fprintf(&b, "- started: %s\n", sess.StartedAt.UTC().Format(time.RFC3339))
 	}
 	if sess.Cwd != "" {
-		fmt.Fprintf(&b, "- cwd: `%s`\n", Sanitize(sess.Cwd))
+		fmt.Fprintf(&b, "- cwd: `%s`\n", termtext.Sanitize(sess.Cwd))
 	}
 	if sess.ParentID != "" {
-		fmt.Fprintf(&b, "- parent: `%s`\n", Sanitize(sess.ParentID))
+		fmt.Fprintf(&b, "- parent: `%s`\n", termtext.Sanitize(sess.ParentID))
 	}
 	fmt.Fprintf(&b, "- messages: %d\n", len(msgs))
 	for _, m := range msgs {
 		b.WriteString("\n## ")
-		b.WriteString(Sanitize(m.Role))
+		b.WriteString(termtext.Sanitize(m.Role))
 		if m.ToolName != "" {
-			b.WriteString(" · " + Sanitize(m.ToolName))
+			b.WriteString(" · " + termtext.Sanitize(m.ToolName))
 		}
 		if !m.Timestamp.IsZero() {
 			b.WriteString(" · " + m.Timestamp.UTC().Format("2006-01-02 15:04:05Z"))
 		}
 		b.WriteString("\n\n")
-		content := Sanitize(m.Content)
+		content := termtext.Sanitize(m.Content)
 		if m.Role == "tool" {
 			content = fenced(content, "text")
 		}
 		b.WriteString(content)
 		b.WriteString("\n")
 		if m.ToolCalls != "" && m.ToolCalls != "[]" {
-			b.WriteString("\n" + fenced(Sanitize(m.ToolCalls), "json") + "\n")
+			b.WriteString("\n" + fenced(termtext.Sanitize(m.ToolCalls), "json") + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -96,7 +98,7 @@ func (f *filterSet) chips(st *Styles, keys *KeyMap, w int) string {
 		parts = append(parts, st.Chip.Active.Render("role:"+r))
 	}
 	if s := f.sources[f.source]; s != "" {
-		parts = append(parts, st.Chip.Active.Render("source:"+Sanitize(s)))
+		parts = append(parts, st.Chip.Active.Render("source:"+termtext.Sanitize(s)))
 	}
 	if t := timeChoices[f.span].label; t != "" {
 		parts = append(parts, st.Chip.Active.Render("last "+t))

@@ -1,10 +1,9 @@
 package ui
 
 import (
-	"fmt"
 	"strings"
-	"time"
-	"unicode"
+
+	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -48,60 +47,20 @@ func fitLines(s string, w, h int) []string {
 	return lines
 }
 
-// oneLine collapses runs of whitespace (newlines, tabs) into single spaces.
-func oneLine(s string) string {
-	var b strings.Builder
-	b.Grow(len(s))
-	space := false
-	for _, r := range s {
-		if unicode.IsSpace(r) {
-			space = true
-			continue
-		}
-		if space && b.Len() > 0 {
-			b.WriteByte(' ')
-		}
-		space = false
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-// relTime says how long ago t was, compactly ("5m", "3h", "2d", "Jan 2", "2023-04-05").
-func relTime(now, t time.Time) string {
-	if t.IsZero() {
-		return ""
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "now"
-	case d < time.Hour:
-		return fmt.Sprintf("%dm ago", int(d.Minutes()))
-	case d < 24*time.Hour:
-		return fmt.Sprintf("%dh ago", int(d.Hours()))
-	case d < 30*24*time.Hour:
-		return fmt.Sprintf("%dd ago", int(d.Hours()/24))
-	case t.Year() == now.Year():
-		return t.Format("Jan 2")
-	}
-	return t.Format("2006-01-02")
-}
-
 // styleSnippet renders a sanitised snippet on one line of at most w cells,
 // matches (between the store's highlight markers) in hit style. When the
 // first match would fall off the right edge the start is trimmed, so the
 // match stays visible.
 func styleSnippet(snippet string, w int, base, hit lipgloss.Style) string {
-	s := oneLine(sanitizeSnippet(snippet))
-	if i := strings.IndexRune(s, markStart); i > 0 {
+	s := termtext.OneLine(termtext.SanitizeSnippet(snippet))
+	if i := strings.IndexRune(s, termtext.MarkStart); i > 0 {
 		if pre := ansi.StringWidth(s[:i]); pre > w/3 {
 			s = "…" + trimLeftCells(s[:i], pre-w/4) + s[i:]
 		}
 	}
 	var b strings.Builder
 	for s != "" {
-		i := strings.IndexRune(s, markStart)
+		i := strings.IndexRune(s, termtext.MarkStart)
 		if i < 0 {
 			b.WriteString(base.Render(s))
 			break
@@ -109,14 +68,14 @@ func styleSnippet(snippet string, w int, base, hit lipgloss.Style) string {
 		if i > 0 {
 			b.WriteString(base.Render(s[:i]))
 		}
-		s = s[i+len(string(markStart)):]
-		j := strings.IndexRune(s, markEnd)
+		s = s[i+len(string(termtext.MarkStart)):]
+		j := strings.IndexRune(s, termtext.MarkEnd)
 		if j < 0 {
 			j = len(s)
 		}
 		b.WriteString(hit.Render(s[:j]))
 		if j < len(s) {
-			s = s[j+len(string(markEnd)):]
+			s = s[j+len(string(termtext.MarkEnd)):]
 		} else {
 			s = ""
 		}

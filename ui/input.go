@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
@@ -31,7 +33,7 @@ func (in *lineInput) Value() string { return string(in.value) }
 
 // SetValue replaces the text and puts the cursor at its end.
 func (in *lineInput) SetValue(s string) {
-	in.value = []rune(oneLine(Sanitize(s)))
+	in.value = []rune(termtext.OneLine(termtext.Sanitize(s)))
 	in.pos = len(in.value)
 }
 
@@ -100,7 +102,7 @@ func (in *lineInput) insert(rs []rune) {
 			return ' '
 		}
 		return r
-	}, Sanitize(string(rs))))
+	}, termtext.Sanitize(string(rs))))
 	v := make([]rune, 0, len(in.value)+len(clean))
 	v = append(v, in.value[:in.pos]...)
 	v = append(v, clean...)

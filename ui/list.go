@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // itemHeight is the lines one session takes in the list: title and time,
@@ -164,10 +166,10 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 		}
 	}
 	w := l.width - 2
-	when := relTime(now, it.When)
-	name := oneLine(Sanitize(it.Title))
+	when := termtext.RelTime(now, it.When)
+	name := termtext.OneLine(termtext.Sanitize(it.Title))
 	if name == "" {
-		name = oneLine(Sanitize(it.Preview))
+		name = termtext.OneLine(termtext.Sanitize(it.Preview))
 	}
 	if name == "" {
 		name = "(untitled)"
@@ -175,9 +177,9 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	whenW := len(when) + 1
 	line1 := fit(title.Render(truncate(name, max(1, w-whenW))), max(1, w-whenW)) + " " + st.List.When.Render(when)
 
-	meta := []string{Sanitize(it.Source)}
+	meta := []string{termtext.Sanitize(it.Source)}
 	if it.Model != "" {
-		meta = append(meta, Sanitize(it.Model))
+		meta = append(meta, termtext.Sanitize(it.Model))
 	}
 	switch {
 	case it.Hits == 1:
@@ -187,13 +189,13 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	case it.Messages > 0:
 		meta = append(meta, fmt.Sprintf("%d msgs", it.Messages))
 	}
-	line2 := st.List.Meta.Render(truncate(oneLine(strings.Join(meta, " · ")), w))
+	line2 := st.List.Meta.Render(truncate(termtext.OneLine(strings.Join(meta, " · ")), w))
 
 	var line3 string
 	if it.Snippet != "" {
 		line3 = styleSnippet(it.Snippet, w, st.List.Snippet, st.List.Hit)
 	} else {
-		line3 = st.List.Preview.Render(truncate(oneLine(Sanitize(it.Preview)), w))
+		line3 = st.List.Preview.Render(truncate(termtext.OneLine(termtext.Sanitize(it.Preview)), w))
 	}
 	pad := bar
 	return bar + line1 + "\n" + pad + line2 + "\n" + pad + line3

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
@@ -41,7 +43,7 @@ func (s *statusLine) setSearch(idx store.Index, elapsed time.Duration, n int, br
 // set shows a transient message and returns the command that expires it.
 func (s *statusLine) set(text string, isErr bool) tea.Cmd {
 	s.msgID++
-	s.msg, s.err = oneLine(Sanitize(text)), isErr
+	s.msg, s.err = termtext.OneLine(termtext.Sanitize(text)), isErr
 	id := s.msgID
 	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return statusExpireMsg{id: id} })
 }

@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -80,7 +82,7 @@ func (s *summaryStream) snapshot() (doc string, version uint64, finished bool) {
 		} else if !s.hasModel && text == "" {
 			b.WriteString("*offline extractive summary (no model configured)*\n\n")
 		}
-		b.WriteString(Sanitize(text))
+		b.WriteString(termtext.Sanitize(text))
 		b.WriteString("\n\n")
 	}
 	if s.canceled {
@@ -103,12 +105,12 @@ func kindLabel(k SummaryKind, reason, model string) string {
 		return "offline extractive summary (no model configured)"
 	case SummaryRawPreview:
 		if reason != "" {
-			return "raw preview: the model failed (" + oneLine(Sanitize(reason)) + ")"
+			return "raw preview: the model failed (" + termtext.OneLine(termtext.Sanitize(reason)) + ")"
 		}
 		return "raw preview: the model failed"
 	case SummaryModel:
 		if model != "" {
-			return "summary by " + oneLine(Sanitize(model))
+			return "summary by " + termtext.OneLine(termtext.Sanitize(model))
 		}
 	}
 	return ""
@@ -116,7 +118,7 @@ func kindLabel(k SummaryKind, reason, model string) string {
 
 // mdEscapeLine keeps a title from opening markdown constructs in a heading.
 func mdEscapeLine(s string) string {
-	s = oneLine(Sanitize(s))
+	s = termtext.OneLine(termtext.Sanitize(s))
 	return strings.NewReplacer("*", `\*`, "_", `\_`, "`", "\\`", "#", `\#`, "[", `\[`, "<", `\<`).Replace(s)
 }
 
@@ -155,7 +157,7 @@ func (m *Model) startSummary(items []Item) tea.Cmd {
 		}
 	}
 	if len(items) == 1 {
-		p.title = "Summary · " + oneLine(Sanitize(titles[0]))
+		p.title = "Summary · " + termtext.OneLine(termtext.Sanitize(titles[0]))
 	} else {
 		p.title = fmt.Sprintf("Summary · top %d sessions", len(items))
 	}

@@ -3,6 +3,8 @@ package ui
 import (
 	"encoding/json"
 	"strings"
+
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // toolCall is the part of a stored tool call the compact view reads. Hermes
@@ -47,7 +49,7 @@ func describeToolCalls(raw string) string {
 func mainArg(args []byte) string {
 	var m map[string]any
 	if json.Unmarshal(args, &m) != nil {
-		return oneLine(string(args))
+		return termtext.OneLine(string(args))
 	}
 	for _, k := range mainArgKeys {
 		if s, ok := m[k].(string); ok && s != "" {

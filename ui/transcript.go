@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -44,10 +46,10 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 	var lines []string
 	add := func(s string) {
 		for _, l := range strings.Split(s, "\n") {
-			if strings.ContainsRune(l, markStart) {
+			if strings.ContainsRune(l, termtext.MarkStart) {
 				doc.hitLines = append(doc.hitLines, len(lines))
 			}
-			l = strings.NewReplacer(string(markStart), hitOn, string(markEnd), hitOff).Replace(l)
+			l = strings.NewReplacer(string(termtext.MarkStart), hitOn, string(termtext.MarkEnd), hitOff).Replace(l)
 			lines = append(lines, fit(l, in.width))
 		}
 	}
@@ -58,7 +60,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		if m.ID == in.anchorID {
 			doc.anchor = len(lines)
 		}
-		content := Sanitize(m.Content)
+		content := termtext.Sanitize(m.Content)
 		more := ""
 		if len(content) > maxMessageChars {
 			more = fmt.Sprintf("… %d more characters (o opens the whole session in $PAGER)", len(content)-maxMessageChars)
@@ -74,7 +76,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		case "assistant":
 			add(st.Detail.AssistantRole.Render("▍ assistant") + st.Detail.Dim.Render(when))
 		case "tool":
-			name := Sanitize(m.ToolName)
+			name := termtext.Sanitize(m.ToolName)
 			if name == "" {
 				name = "tool"
 			}
@@ -90,7 +92,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 			add("")
 			continue
 		default:
-			add(st.Detail.Dim.Render("▍ "+Sanitize(m.Role)) + st.Detail.Dim.Render(when))
+			add(st.Detail.Dim.Render("▍ "+termtext.Sanitize(m.Role)) + st.Detail.Dim.Render(when))
 		}
 		if strings.TrimSpace(content) != "" {
 			add(md.Render(highlightTerms(content, in.terms), in.width))
@@ -99,7 +101,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 			add(st.Detail.Dim.Render(more))
 		}
 		if m.ToolCalls != "" && m.ToolCalls != "[]" {
-			calls := Sanitize(m.ToolCalls)
+			calls := termtext.Sanitize(m.ToolCalls)
 			if in.expanded {
 				add(st.Detail.ToolRole.Render("  ⚙ tool calls"))
 				add(md.Render("```json\n"+cutUTF8(calls, maxMessageChars)+"\n```", in.width))
@@ -115,7 +117,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 
 // compactLine is the first 200 characters of s on one line.
 func compactLine(s string) string {
-	return cutUTF8(oneLine(s), 200)
+	return cutUTF8(termtext.OneLine(s), 200)
 }
 
 // cutUTF8 cuts s to at most n bytes without splitting a character.
@@ -202,9 +204,9 @@ func highlightTerms(s string, terms []string) string {
 			continue
 		}
 		b.WriteString(s[pos:a])
-		b.WriteRune(markStart)
+		b.WriteRune(termtext.MarkStart)
 		b.WriteString(s[a:e])
-		b.WriteRune(markEnd)
+		b.WriteRune(termtext.MarkEnd)
 		pos = e
 	}
 	b.WriteString(s[pos:])

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/charmbracelet/bubbles/progress"
 	"github.com/muesli/termenv"
 	"golang.org/x/term"
@@ -322,7 +324,7 @@ func printImportResult(w io.Writer, r importResult) {
 		if i == shownProblems {
 			break
 		}
-		fmt.Fprintln(w, "  "+safeText(p.String()))
+		fmt.Fprintln(w, "  "+termtext.Sanitize(p.String()))
 	}
 	if more := r.Report.Malformed + r.Report.Failed - min(len(r.Report.Problems), shownProblems); more > 0 && len(r.Report.Problems) > 0 {
 		fmt.Fprintf(w, "  ... and %d more\n", more)

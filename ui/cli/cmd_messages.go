@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -84,7 +86,7 @@ func runMessages(env *Env, args []string) error {
 			title = h.SessionID
 		}
 		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), h.Role, h.Source,
-			safeText(title), snippetText(strings.ReplaceAll(h.Snippet, "\n", " "), env.StdoutIsTerminal))
+			termtext.Sanitize(title), snippetText(strings.ReplaceAll(h.Snippet, "\n", " "), env.StdoutIsTerminal))
 	}
 	noun := "hits"
 	if len(res.Hits) == 1 {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -63,7 +65,7 @@ func runRecent(env *Env, args []string) error {
 		if title == "" {
 			title = r.Preview
 		}
-		fmt.Fprintf(env.Stdout, "%-11s %-12s %4d msgs  %s  %s\n", relTime(r.LastActive, now), r.Source, r.MessageCount, safeText(title), r.ID)
+		fmt.Fprintf(env.Stdout, "%-11s %-12s %4d msgs  %s  %s\n", termtext.RelTime(now, r.LastActive), r.Source, r.MessageCount, termtext.Sanitize(title), r.ID)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(env.Stderr, "no sessions yet: import some with 'recall import all', or try 'recall demo'")

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
+
+	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
@@ -232,31 +233,6 @@ func epoch(t time.Time) float64 {
 	return float64(t.UnixNano()) / 1e9
 }
 
-// oneLine collapses whitespace, drops control sequences (stored text must
-// not drive the terminal) and clips to n characters.
-func oneLine(s string, n int) string {
-	var b strings.Builder
-	space, count := false, 0
-	for _, r := range safeText(s) {
-		if unicode.IsSpace(r) {
-			space = b.Len() > 0
-			continue
-		}
-		if space {
-			b.WriteByte(' ')
-			count++
-			space = false
-		}
-		if count >= n {
-			b.WriteString("…")
-			break
-		}
-		b.WriteRune(r)
-		count++
-	}
-	return b.String()
-}
-
 func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize bool) {
 	w := env.Stdout
 	if len(d.Results) == 0 {
@@ -265,7 +241,7 @@ func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize b
 	}
 	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), d.Query, d.Index, d.Elapsed.Round(time.Millisecond))
 	for i, r := range d.Results {
-		fmt.Fprintf(w, "\n%d. %s\n", i+1, oneLine(titleOr(r.Title), 100))
+		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Title), 100))
 		model := r.Model
 		if model == "" {
 			model = "unknown model"
@@ -275,20 +251,20 @@ func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize b
 			where += " (in " + r.RootID + ")"
 		}
 		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", r.Source, model, recall.FormatWhen(r.When), r.Hits, where)
-		fmt.Fprintf(w, "   %s #%d: %s\n", r.MatchedRole, r.MatchMessageID, snippetText(oneLine(r.Snippet, 160), env.StdoutIsTerminal))
+		fmt.Fprintf(w, "   %s #%d: %s\n", r.MatchedRole, r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
 		if len(r.BookendStart) > 0 {
-			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, r.BookendStart[0].Role, oneLine(r.BookendStart[0].Content, 100))
+			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, r.BookendStart[0].Role, termtext.Line(r.BookendStart[0].Content, 100))
 		}
 		for _, m := range r.Messages {
 			mark := "      "
 			if m.ID == r.MatchMessageID {
 				mark = "   >  "
 			}
-			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, m.Role, oneLine(m.Content, 100))
+			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, m.Role, termtext.Line(m.Content, 100))
 		}
 		if n := len(r.BookendEnd); n > 0 {
 			last := r.BookendEnd[n-1]
-			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, last.Role, oneLine(last.Content, 100))
+			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, last.Role, termtext.Line(last.Content, 100))
 		}
 	}
 	if summarize && !e.HasModel() {
@@ -330,9 +306,9 @@ func (p *summaryPrinter) header(i int) {
 		return
 	}
 	p.streamed[i] = true
-	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, oneLine(titleOr(p.results[i].Title), 80))
+	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Title), 80))
 	if s := p.buf[i].String(); s != "" {
-		fmt.Fprint(p.env.Stdout, safeText(s))
+		fmt.Fprint(p.env.Stdout, termtext.Sanitize(s))
 	}
 }
 
@@ -346,7 +322,7 @@ func (p *summaryPrinter) on(ev recall.SummaryEvent) {
 	} else {
 		p.buf[i].WriteString(ev.Delta)
 		if i == p.cur {
-			fmt.Fprint(p.env.Stdout, safeText(ev.Delta))
+			fmt.Fprint(p.env.Stdout, termtext.Sanitize(ev.Delta))
 		}
 	}
 	for p.cur < len(p.results) && p.done[p.cur] != nil {
@@ -365,9 +341,9 @@ func (p *summaryPrinter) complete(i int) {
 	switch {
 	case s.Text == streamed:
 	case streamed == "":
-		fmt.Fprint(w, safeText(s.Text))
+		fmt.Fprint(w, termtext.Sanitize(s.Text))
 	default:
-		fmt.Fprint(w, "\n\n"+safeText(s.Text))
+		fmt.Fprint(w, "\n\n"+termtext.Sanitize(s.Text))
 	}
 	if s.Kind == recall.SummaryModel {
 		fmt.Fprintf(w, "\n(%s)\n\n", s.Model)
@@ -439,10 +415,10 @@ func runBrowse(env *Env, st *store.Store, e *recall.Engine, a searchArgs, exclud
 	}
 	fmt.Fprintf(env.Stdout, "%d most recent session(s):\n", len(kept))
 	for i, s := range kept {
-		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, oneLine(titleOr(s.Title), 100),
+		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, termtext.Line(titleOr(s.Title), 100),
 			s.Source, recall.FormatWhen(s.LastActive), s.MessageCount, s.ID)
 		if s.Preview != "" {
-			fmt.Fprintf(env.Stdout, "   %s\n", oneLine(s.Preview, 100))
+			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, 100))
 		}
 	}
 	return nil

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 )
 
@@ -63,15 +65,15 @@ func runShow(env *Env, args []string) error {
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", safeText(title), sess.ID, sess.Source, sess.Model, len(msgs))
+	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", termtext.Sanitize(title), sess.ID, sess.Source, sess.Model, len(msgs))
 	for _, m := range msgs {
 		label := strings.ToUpper(m.Role)
 		if m.ToolName != "" {
 			label += ":" + m.ToolName
 		}
-		fmt.Fprintf(env.Stdout, "\n#%d [%s] %s\n%s\n", m.ID, label, m.Timestamp.Local().Format("2006-01-02 15:04:05"), safeText(m.Content))
+		fmt.Fprintf(env.Stdout, "\n#%d [%s] %s\n%s\n", m.ID, label, m.Timestamp.Local().Format("2006-01-02 15:04:05"), termtext.Sanitize(m.Content))
 		if m.ToolCalls != "" {
-			fmt.Fprintf(env.Stdout, "  tool calls: %s\n", safeText(m.ToolCalls))
+			fmt.Fprintf(env.Stdout, "  tool calls: %s\n", termtext.Sanitize(m.ToolCalls))
 		}
 	}
 	return nil

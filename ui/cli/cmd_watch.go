@@ -7,6 +7,8 @@ import (
 	"os"
 	"time"
 
+	"github.com/recall-dev/recall/ui/termtext"
+
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
 	"github.com/recall-dev/recall/store/importer/jsonl"
@@ -187,7 +189,7 @@ func (w *watched) report(env *Env, err error) {
 		msg = err.Error()
 	}
 	if msg != "" && msg != w.lastErr {
-		fmt.Fprintf(env.Stderr, "recall watch: %s: %s\n", w.src.Name(), safeText(msg))
+		fmt.Fprintf(env.Stderr, "recall watch: %s: %s\n", w.src.Name(), termtext.Sanitize(msg))
 	}
 	w.lastErr = msg
 }

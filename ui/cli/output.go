@@ -3,9 +3,10 @@ package cli
 import (
 	"encoding/json"
 	"io"
-	"strconv"
 	"strings"
 	"time"
+
+	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/recall-dev/recall/store"
 )
@@ -22,26 +23,9 @@ func printJSON(w io.Writer, v any) error {
 // output (as Hermes does), reverse video on a terminal.
 func snippetText(s string, terminal bool) string {
 	if terminal {
-		return strings.NewReplacer(store.HighlightStart, "\x1b[1;7m", store.HighlightEnd, "\x1b[0m").Replace(safeText(s))
+		return strings.NewReplacer(store.HighlightStart, "\x1b[1;7m", store.HighlightEnd, "\x1b[0m").Replace(termtext.SanitizeSnippet(s))
 	}
 	return strings.NewReplacer(store.HighlightStart, ">>>", store.HighlightEnd, "<<<").Replace(s)
-}
-
-// safeText neutralises terminal control sequences in stored (untrusted) text
-// before it is printed to a terminal: ESC, other C0/C1 controls, CR, and bidi
-// overrides are dropped, so a transcript cannot move the cursor or hide text.
-func safeText(s string) string {
-	return strings.Map(func(r rune) rune {
-		switch {
-		case r == '\n' || r == '\t':
-			return r
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			return -1
-		case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f:
-			return -1
-		}
-		return r
-	}, s)
 }
 
 // isoTime formats a time for JSON; zero is "".
@@ -116,26 +100,3 @@ func toMessageJSON(m store.Message) messageJSON {
 	}
 	return out
 }
-
-// relTime is Hermes's _relative_time: "just now", "5m ago", "yesterday", ...
-func relTime(t time.Time, now time.Time) string {
-	if t.IsZero() {
-		return "?"
-	}
-	d := now.Sub(t)
-	switch {
-	case d < time.Minute:
-		return "just now"
-	case d < time.Hour:
-		return itoa(int(d/time.Minute)) + "m ago"
-	case d < 24*time.Hour:
-		return itoa(int(d/time.Hour)) + "h ago"
-	case d < 48*time.Hour:
-		return "yesterday"
-	case d < 7*24*time.Hour:
-		return itoa(int(d/(24*time.Hour))) + "d ago"
-	}
-	return t.Local().Format("2006-01-02")
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -1,4 +1,7 @@
-package ui
+// Package termtext is the one place recall turns stored (untrusted) text into
+// text for a terminal: the sanitizer every screen and every TTY print goes
+// through, and the small shared helpers for one-line text and relative times.
+package termtext
 
 import (
 	"strings"
@@ -19,9 +22,9 @@ import (
 // removed, and invalid UTF-8 replaced by U+FFFD.
 func Sanitize(s string) string { return sanitize(s, false) }
 
-// sanitizeSnippet is Sanitize but keeps store.HighlightStart/HighlightEnd,
+// SanitizeSnippet is Sanitize but keeps store.HighlightStart/HighlightEnd,
 // which the store puts into snippets on purpose.
-func sanitizeSnippet(s string) string { return sanitize(s, true) }
+func SanitizeSnippet(s string) string { return sanitize(s, true) }
 
 func sanitize(s string, keepMarks bool) string {
 	if clean(s, keepMarks) {
@@ -84,17 +87,17 @@ func dropRune(r rune, keepMarks bool) bool {
 		return true
 	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
 		return true
-	case !keepMarks && (r == markStart || r == markEnd):
+	case !keepMarks && (r == MarkStart || r == MarkEnd):
 		return true
 	}
 	return false
 }
 
-// markStart and markEnd are store.HighlightStart and store.HighlightEnd as
+// MarkStart and MarkEnd are store.HighlightStart and store.HighlightEnd as
 // runes (sanitize_test checks they agree).
 const (
-	markStart = '\ue000'
-	markEnd   = '\ue001'
+	MarkStart = '\ue000'
+	MarkEnd   = '\ue001'
 )
 
 // skipEscape skips what follows an ESC at s[i:] and returns the next index.

@@ -1,4 +1,4 @@
-package ui
+package termtext
 
 import (
 	"strings"
@@ -49,11 +49,11 @@ func TestSanitize(t *testing.T) {
 func TestSanitizeSnippetKeepsMarkers(t *testing.T) {
 	in := "x " + store.HighlightStart + "\x1b[31mhit\x1b[0m" + store.HighlightEnd + " y"
 	want := "x " + store.HighlightStart + "hit" + store.HighlightEnd + " y"
-	if got := sanitizeSnippet(in); got != want {
-		t.Errorf("sanitizeSnippet = %q, want %q", got, want)
+	if got := SanitizeSnippet(in); got != want {
+		t.Errorf("SanitizeSnippet = %q, want %q", got, want)
 	}
-	if string(markStart) != store.HighlightStart || string(markEnd) != store.HighlightEnd {
-		t.Fatal("markStart/markEnd differ from the store's highlight markers")
+	if string(MarkStart) != store.HighlightStart || string(MarkEnd) != store.HighlightEnd {
+		t.Fatal("MarkStart/MarkEnd differ from the store's highlight markers")
 	}
 }
 
@@ -64,7 +64,7 @@ func safe(s string) bool {
 	}
 	for _, r := range s {
 		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == markStart || r == markEnd {
+			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == MarkStart || r == MarkEnd {
 			return false
 		}
 	}
@@ -86,8 +86,8 @@ func FuzzSanitize(f *testing.F) {
 		if len(got) > len(s)*3 {
 			t.Fatalf("Sanitize grew %d bytes to %d", len(s), len(got))
 		}
-		if snip := sanitizeSnippet(s); strings.ContainsRune(snip, '\x1b') {
-			t.Fatalf("sanitizeSnippet(%q) kept an ESC", s)
+		if snip := SanitizeSnippet(s); strings.ContainsRune(snip, '\x1b') {
+			t.Fatalf("SanitizeSnippet(%q) kept an ESC", s)
 		}
 	})
 }
