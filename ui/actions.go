@@ -9,6 +9,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
+
 	tea "github.com/charmbracelet/bubbletea"
 )
 
@@ -31,7 +35,7 @@ func (m *Model) resume() tea.Cmd {
 		if err != nil {
 			return statusMsg{text: "resume: " + err.Error(), err: true}
 		}
-		cmd, err := ResumeCommand(sess)
+		cmd, err := recall.ResumeCommand(sess)
 		if err != nil {
 			return statusMsg{text: err.Error(), err: true}
 		}
@@ -51,12 +55,12 @@ func (m *Model) export() tea.Cmd {
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		name := ExportFileName(sess)
+		name := recall.ExportFileName(sess)
 		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		err = ExportMarkdown(f, sess, msgs)
+		err = exportMarkdown(f, sess, msgs)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -84,7 +88,7 @@ func (m *Model) pager() tea.Cmd {
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
-		err = ExportMarkdown(f, sess, msgs)
+		err = exportMarkdown(f, sess, msgs)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -175,5 +179,16 @@ func writeOSC52(w io.Writer, text string) error {
 		seq = "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
 	}
 	_, err := io.WriteString(w, seq)
+	return err
+}
+
+// exportMarkdown is recall.ExportMarkdown sanitised: what the TUI writes is
+// read in pagers and terminals, where stored escape sequences would run.
+func exportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error {
+	var b strings.Builder
+	if err := recall.ExportMarkdown(&b, sess, msgs); err != nil {
+		return err
+	}
+	_, err := io.WriteString(w, termtext.Sanitize(b.String()))
 	return err
 }

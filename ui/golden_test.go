@@ -121,7 +121,7 @@ func TestEscapeSequencesNeutralized(t *testing.T) {
 	}
 	// Exports are sanitised too.
 	var sb strings.Builder
-	if err := ExportMarkdown(&sb, store.Session{ID: "x", Title: evil}, b.msgs["cc-1111"]); err != nil {
+	if err := exportMarkdown(&sb, store.Session{ID: "x", Title: evil}, b.msgs["cc-1111"]); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(sb.String(), "\x1b\r\u202e\u009b") {

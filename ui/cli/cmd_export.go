@@ -6,7 +6,10 @@ import (
 	"io"
 	"os"
 
-	"github.com/recall-dev/recall/ui"
+	"strings"
+
+	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 func init() {
@@ -69,7 +72,16 @@ func runExport(env *Env, args []string) error {
 		enc.SetIndent("", "  ")
 		err = enc.Encode(out)
 	} else {
-		err = ui.ExportMarkdown(w, sess, msgs)
+		if f == nil && env.StdoutIsTerminal {
+			// A terminal would run escape sequences stored in the transcript;
+			// a pipe or a file gets the exact bytes.
+			var b strings.Builder
+			if err = recall.ExportMarkdown(&b, sess, msgs); err == nil {
+				_, err = io.WriteString(w, termtext.Sanitize(b.String()))
+			}
+		} else {
+			err = recall.ExportMarkdown(w, sess, msgs)
+		}
 	}
 	if f != nil {
 		if cerr := f.Close(); err == nil {

@@ -6,8 +6,8 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
-	"github.com/recall-dev/recall/ui"
 )
 
 func init() {
@@ -38,7 +38,7 @@ func runResume(env *Env, args []string) error {
 	if err != nil {
 		return err
 	}
-	cmd, err := ui.ResumeCommand(sess)
+	cmd, err := recall.ResumeCommand(sess)
 	if err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package ui
+package recall
 
 import (
 	"fmt"
@@ -7,53 +7,51 @@ import (
 	"strings"
 	"time"
 
-	"github.com/recall-dev/recall/ui/termtext"
-
 	"github.com/recall-dev/recall/store"
 )
 
 // ExportMarkdown writes a session as a markdown document: a metadata header,
-// then each message under its role. Text is sanitised (no terminal escapes),
-// since exports end up in pagers and terminals.
+// then each message under its role. The text is the stored text, byte for
+// byte: a caller that writes to a terminal or a pager sanitises it first.
 func ExportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error {
 	var b strings.Builder
-	title := termtext.OneLine(termtext.Sanitize(sess.Title))
+	title := strings.Join(strings.Fields(sess.Title), " ")
 	if title == "" {
-		title = "Session " + termtext.Sanitize(sess.ID)
+		title = "Session " + sess.ID
 	}
 	fmt.Fprintf(&b, "# %s\n\n", title)
-	fmt.Fprintf(&b, "- id: `%s`\n- source: %s\n", termtext.Sanitize(sess.ID), termtext.Sanitize(sess.Source))
+	fmt.Fprintf(&b, "- id: `%s`\n- source: %s\n", sess.ID, sess.Source)
 	if sess.Model != "" {
-		fmt.Fprintf(&b, "- model: %s\n", termtext.Sanitize(sess.Model))
+		fmt.Fprintf(&b, "- model: %s\n", sess.Model)
 	}
 	if !sess.StartedAt.IsZero() {
 		fmt.Fprintf(&b, "- started: %s\n", sess.StartedAt.UTC().Format(time.RFC3339))
 	}
 	if sess.Cwd != "" {
-		fmt.Fprintf(&b, "- cwd: `%s`\n", termtext.Sanitize(sess.Cwd))
+		fmt.Fprintf(&b, "- cwd: `%s`\n", sess.Cwd)
 	}
 	if sess.ParentID != "" {
-		fmt.Fprintf(&b, "- parent: `%s`\n", termtext.Sanitize(sess.ParentID))
+		fmt.Fprintf(&b, "- parent: `%s`\n", sess.ParentID)
 	}
 	fmt.Fprintf(&b, "- messages: %d\n", len(msgs))
 	for _, m := range msgs {
 		b.WriteString("\n## ")
-		b.WriteString(termtext.Sanitize(m.Role))
+		b.WriteString(m.Role)
 		if m.ToolName != "" {
-			b.WriteString(" · " + termtext.Sanitize(m.ToolName))
+			b.WriteString(" · " + m.ToolName)
 		}
 		if !m.Timestamp.IsZero() {
 			b.WriteString(" · " + m.Timestamp.UTC().Format("2006-01-02 15:04:05Z"))
 		}
 		b.WriteString("\n\n")
-		content := termtext.Sanitize(m.Content)
+		content := m.Content
 		if m.Role == "tool" {
 			content = fenced(content, "text")
 		}
 		b.WriteString(content)
 		b.WriteString("\n")
 		if m.ToolCalls != "" && m.ToolCalls != "[]" {
-			b.WriteString("\n" + fenced(termtext.Sanitize(m.ToolCalls), "json") + "\n")
+			b.WriteString("\n" + fenced(m.ToolCalls, "json") + "\n")
 		}
 	}
 	_, err := io.WriteString(w, b.String())
