@@ -1,5 +1,5 @@
-// Package cli is recall's command line: one file per subcommand, each
-// registering a Command in init. main calls Run; every command that prints
+// Package cli is recall's command line: one table of commands (commands.go),
+// one file per subcommand. main calls Run; every command that prints
 // data has --json, and every command opens the store through Env.
 package cli
 
@@ -11,7 +11,6 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"github.com/recall-dev/recall/store"
@@ -57,13 +56,8 @@ type Command struct {
 	Usage   string // e.g. "recall messages [flags] QUERY"
 	Summary string // one line for the command list
 	// Run executes the command; args are what follows the command name.
-	Run func(env *Env, args []string) error
+	Run func(env *Env, c *Command, args []string) error
 }
-
-var commands = map[string]*Command{}
-
-// register adds a command; called from init in each command's file.
-func register(c *Command) { commands[c.Name] = c }
 
 // ErrUsage marks an error whose message is a usage problem (exit code 2).
 var ErrUsage = errors.New("usage")
@@ -118,7 +112,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		printHelp(stdout)
 		return 0
 	}
-	c, ok := commands[name]
+	c, ok := lookup(name)
 	if !ok {
 		fmt.Fprintf(stderr, "recall: unknown command %q (run 'recall help')\n", name)
 		return 2
@@ -129,7 +123,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		fmt.Fprintln(stderr, "recall: "+err.Error())
 		return 2
 	}
-	if err := c.Run(env, rest); err != nil {
+	if err := c.Run(env, c, rest); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
@@ -191,13 +185,8 @@ func extractGlobal(env *Env, args []string) ([]string, error) {
 func printHelp(w io.Writer) {
 	fmt.Fprintln(w, "recall: search every conversation you had with your AI agents.")
 	fmt.Fprintln(w, "\nusage: recall [--db PATH] [COMMAND] [flags]\n\ncommands:")
-	names := make([]string, 0, len(commands))
-	for n := range commands {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].Summary)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.Name, c.Summary)
 	}
 	fmt.Fprintln(w, "\nWith no command, recall opens the terminal UI. 'recall demo' tries it on an embedded demo history.")
 	fmt.Fprintln(w, "The database is --db, else $RECALL_DB, else $XDG_DATA_HOME/recall/state.db.")

@@ -8,15 +8,6 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "bench",
-		Usage:   "recall bench [--reps N] [--json] QUERY...",
-		Summary: "time queries through the as-you-type search path (first results and final ranking)",
-		Run:     runBench,
-	})
-}
-
 type benchJSON struct {
 	Query         string  `json:"query"`
 	Index         string  `json:"index"`
@@ -32,8 +23,7 @@ type benchJSON struct {
 // runBench measures each query the way the TUI runs it: Typing set, limit
 // 50; "first" is the newest-first phase that paints the list, "final" the
 // bm25-ranked phase that replaces it.
-func runBench(env *Env, args []string) error {
-	c := commands["bench"]
+func runBench(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	reps := fs.Int("reps", 20, "repetitions per query")
 	asJSON := fs.Bool("json", false, "print JSON")

@@ -11,17 +11,7 @@ import (
 	"github.com/recall-dev/recall/store/importer/jsonl"
 )
 
-func init() {
-	register(&Command{
-		Name:    "demo",
-		Usage:   "recall demo [--query Q]",
-		Summary: "try the terminal UI on an embedded demo history (temporary database, no network)",
-		Run:     runDemo,
-	})
-}
-
-func runDemo(env *Env, args []string) error {
-	c := commands["demo"]
+func runDemo(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	query := fs.String("query", "", "start with this query typed in the search box")
 	if err := fs.Parse(args); err != nil {

@@ -12,15 +12,6 @@ import (
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
-func init() {
-	register(&Command{
-		Name:    "export",
-		Usage:   "recall export [--format md|json] [-o FILE] ID",
-		Summary: "export a session as markdown or JSON",
-		Run:     runExport,
-	})
-}
-
 // exportJSON is --format json: the session and its messages in the shapes
 // every other command prints.
 type exportJSON struct {
@@ -28,8 +19,7 @@ type exportJSON struct {
 	Messages []messageJSON `json:"messages"`
 }
 
-func runExport(env *Env, args []string) error {
-	c := commands["export"]
+func runExport(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	format := fs.String("format", "md", "md (sanitised markdown) or json (verbatim content)")
 	outPath := fs.String("o", "", "write to FILE instead of stdout")

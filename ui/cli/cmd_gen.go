@@ -8,15 +8,6 @@ import (
 	"github.com/recall-dev/recall/store/synth"
 )
 
-func init() {
-	register(&Command{
-		Name:    "gen",
-		Usage:   "recall gen --messages N [--seed S] [--json]",
-		Summary: "write a deterministic synthetic corpus (benchmarks, demos) into a new database",
-		Run:     runGen,
-	})
-}
-
 // genReport is what `recall gen --json` prints.
 type genReport struct {
 	Path              string  `json:"path"`
@@ -27,8 +18,7 @@ type genReport struct {
 	MessagesPerSecond float64 `json:"messages_per_second"`
 }
 
-func runGen(env *Env, args []string) error {
-	c := commands["gen"]
+func runGen(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	n := fs.Int("messages", 0, "number of messages to generate (required)")
 	seed := fs.Uint64("seed", 1, "random seed: the same seed gives the same corpus")

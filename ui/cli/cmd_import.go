@@ -28,15 +28,6 @@ import (
 	_ "github.com/recall-dev/recall/store/importer/hermes"
 )
 
-func init() {
-	register(&Command{
-		Name:    "import",
-		Usage:   "recall import [--json] SOURCE [PATH...] | all | jsonl FILE|-",
-		Summary: "import agent histories (hermes, claude, codex, gemini, jsonl; 'all' = every one found here)",
-		Run:     runImport,
-	})
-}
-
 // shownProblems is how many problems the text summary lists per source.
 const shownProblems = 5
 
@@ -152,8 +143,7 @@ func installedSources() []importer.Source {
 	return out
 }
 
-func runImport(env *Env, args []string) error {
-	c := commands["import"]
+func runImport(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	asJSON := fs.Bool("json", false, "print the report(s) as JSON (an object; an array for 'all')")
 	args, err := parseArgs(fs, args)

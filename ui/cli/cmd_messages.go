@@ -9,15 +9,6 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "messages",
-		Usage:   "recall messages [--role R,..] [--exclude-source S,..] [--source S,..] [--limit N] [--offset N] [--newest] [--json] QUERY",
-		Summary: "message-level full-text hits (bm25-ranked), with highlighted snippets",
-		Run:     runMessages,
-	})
-}
-
 type hitJSON struct {
 	ID             int64   `json:"id"`
 	SessionID      string  `json:"session_id"`
@@ -33,8 +24,7 @@ type hitJSON struct {
 	Index          string  `json:"index"`
 }
 
-func runMessages(env *Env, args []string) error {
-	c := commands["messages"]
+func runMessages(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	role := fs.String("role", "", "only these roles (comma-separated: user,assistant,tool)")
 	exclude := fs.String("exclude-source", "", "skip sessions from these sources (comma-separated)")

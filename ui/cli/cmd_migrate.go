@@ -6,17 +6,7 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "migrate",
-		Usage:   "recall migrate --db PATH",
-		Summary: "upgrade any state.db (e.g. a copy of a Hermes v1 database) to recall's schema, keeping every row",
-		Run:     runMigrate,
-	})
-}
-
-func runMigrate(env *Env, args []string) error {
-	c := commands["migrate"]
+func runMigrate(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	if err := fs.Parse(args); err != nil {
 		return err

@@ -9,23 +9,13 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "recent",
-		Usage:   "recall recent [--limit N] [--source S,..] [--json]",
-		Summary: "newest sessions: title, source, model, times, message count, preview (no model call)",
-		Run:     runRecent,
-	})
-}
-
 type recentJSON struct {
 	sessionJSON
 	LastActive string `json:"last_active"`
 	Preview    string `json:"preview"`
 }
 
-func runRecent(env *Env, args []string) error {
-	c := commands["recent"]
+func runRecent(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	limit := fs.Int("limit", 20, "number of sessions")
 	source := fs.String("source", "", "only these sources (comma-separated)")

@@ -10,17 +10,7 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "resume",
-		Usage:   "recall resume [--print] ID",
-		Summary: "resume a session in the agent that wrote it, in its working directory",
-		Run:     runResume,
-	})
-}
-
-func runResume(env *Env, args []string) error {
-	c := commands["resume"]
+func runResume(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	printOnly := fs.Bool("print", false, "print the command (and its directory) instead of running it")
 	if err := fs.Parse(args); err != nil {

@@ -18,19 +18,6 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-// `recall search` is the session-level answer: Hermes's session_search
-// (discover and browse modes, the same JSON envelopes, so an agent that knows
-// that tool can call recall instead) plus phase 2's summaries.
-func init() {
-	c := &Command{
-		Name:    "search",
-		Usage:   "recall search [--json] [--sessions N] [--no-summary] [--exclude-session ID] [--role R,..] [QUERY]",
-		Summary: "find the sessions that matter for a query, with evidence and summaries",
-	}
-	c.Run = func(env *Env, args []string) error { return runSearch(c, env, args) }
-	register(c)
-}
-
 // searchRoles are the roles --role accepts.
 var searchRoles = []string{"user", "assistant", "tool", "system"}
 
@@ -75,7 +62,10 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	return a, nil
 }
 
-func runSearch(c *Command, env *Env, args []string) error {
+// `recall search` is the session-level answer: Hermes's session_search
+// (discover and browse modes, the same JSON envelopes, so an agent that knows
+// that tool can call recall instead) plus phase 2's summaries.
+func runSearch(env *Env, c *Command, args []string) error {
 	a, err := parseSearchArgs(c, env, args)
 	if err != nil {
 		return err

@@ -10,22 +10,12 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-func init() {
-	register(&Command{
-		Name:    "show",
-		Usage:   "recall show [--json] SESSION_ID",
-		Summary: "a whole session (id or unique id prefix)",
-		Run:     runShow,
-	})
-}
-
 type showJSON struct {
 	sessionJSON
 	Messages []messageJSON `json:"messages"`
 }
 
-func runShow(env *Env, args []string) error {
-	c := commands["show"]
+func runShow(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args); err != nil {

@@ -5,17 +5,7 @@ import (
 	"sort"
 )
 
-func init() {
-	register(&Command{
-		Name:    "stats",
-		Usage:   "recall stats [--json]",
-		Summary: "schema version, counts, database and index sizes, SQLite version and backend",
-		Run:     runStats,
-	})
-}
-
-func runStats(env *Env, args []string) error {
-	c := commands["stats"]
+func runStats(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args); err != nil {

@@ -13,17 +13,7 @@ import (
 	"github.com/recall-dev/recall/ui"
 )
 
-func init() {
-	register(&Command{
-		Name:    "tui",
-		Usage:   "recall [tui] [--query Q]",
-		Summary: "the interactive terminal UI (the default command)",
-		Run:     runTUI,
-	})
-}
-
-func runTUI(env *Env, args []string) error {
-	c := commands["tui"]
+func runTUI(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	query := fs.String("query", "", "start with this query typed in the search box")
 	if err := fs.Parse(args); err != nil {

@@ -14,15 +14,6 @@ import (
 	"github.com/recall-dev/recall/store/importer/jsonl"
 )
 
-func init() {
-	register(&Command{
-		Name:    "watch",
-		Usage:   "recall watch [--interval D] [--once] [SOURCE...]",
-		Summary: "keep importing as agents write (every source found here, or the ones named); Ctrl-C stops",
-		Run:     runWatch,
-	})
-}
-
 // fileSig is what a poll compares to tell that a file changed: size and
 // mtime of the file and of its SQLite write-ahead log (a Hermes state.db
 // changes through its -wal long before a checkpoint touches the file).
@@ -51,8 +42,7 @@ type watched struct {
 	lastErr string
 }
 
-func runWatch(env *Env, args []string) error {
-	c := commands["watch"]
+func runWatch(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	interval := fs.Duration("interval", 2*time.Second, "how often to look for changed files")
 	once := fs.Bool("once", false, "import what changed once and exit")
