@@ -91,3 +91,23 @@ func FuzzSanitize(f *testing.F) {
 		}
 	})
 }
+
+func TestSanitizeStyled(t *testing.T) {
+	tests := map[string]struct{ in, want string }{
+		"sgr kept":           {"\x1b[38;5;252mtext\x1b[0m", "\x1b[38;5;252mtext\x1b[0m"},
+		"osc title dropped":  {"\x1b[1mx\x1b]0;pwned\x07y\x1b[0m", "\x1b[1mxy\x1b[0m"},
+		"osc 52 dropped":     {"a\x1b]52;c;cm0gLXJmIH4=\x1b\\b", "ab"},
+		"cursor csi dropped": {"a\x1b[2J\x1b[Hb", "ab"},
+		"private csi":        {"\x1b[?1049h\x1b[>4;2m", ""},
+		"markers kept":       {"\ue000hit\ue001", "\ue000hit\ue001"},
+		"controls":           {"a\rb\x07c\u009b2Jd", "abcd"},
+		"bidi":               {"x\u202ey", "xy"},
+	}
+	for name, tc := range tests {
+		t.Run(name, func(t *testing.T) {
+			if got := SanitizeStyled(tc.in); got != tc.want {
+				t.Errorf("SanitizeStyled(%q) = %q, want %q", tc.in, got, tc.want)
+			}
+		})
+	}
+}
