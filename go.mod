@@ -12,11 +12,10 @@ require (
 	github.com/muesli/termenv v0.16.0
 	// v0.32.0 is the newest release that runs SQLite under wazero (v0.33+ replaced it): keep the pin.
 	github.com/ncruces/go-sqlite3 v0.32.0
+	github.com/rivo/uniseg v0.4.7
 	github.com/tetratelabs/wazero v1.11.0
 	golang.org/x/term v0.36.0
 )
-
-require github.com/rivo/uniseg v0.4.7
 
 require (
 	github.com/alecthomas/chroma/v2 v2.20.0 // indirect
