@@ -258,7 +258,7 @@ func (e *Engine) titlePick(ctx context.Context, lin *lineage, query string, excl
 func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, error) {
 	h := p.hit
 	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: h.Role, MatchMessageID: h.MessageID,
-		Snippet: h.Snippet, When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
+		Snippet: ReadableSnippet(h.Snippet), When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
 	meta, err := lin.session(ctx, p.root)
 	if err != nil {
 		return r, err
@@ -284,7 +284,7 @@ func (e *Engine) evidence(ctx context.Context, r *Result) error {
 	minID, maxID := anchor, anchor
 	for _, m := range around {
 		minID, maxID = min(minID, m.ID), max(maxID, m.ID)
-		if m.ID != anchor && m.Role != "user" && m.Role != "assistant" {
+		if m.ID != anchor && (m.Role != "user" && m.Role != "assistant" || ReadableText(m) == "") {
 			continue
 		}
 		r.Messages = append(r.Messages, m)
