@@ -32,8 +32,8 @@ func TestReadableSnippet(t *testing.T) {
 		"fence and bold": {
 			"…Quick fix: ```bash " + m("docker") + " network connect app_default redis ``` Proper fix: a **user-defined** net…",
 			"…Quick fix: " + m("docker") + " network connect app_default redis Proper fix: a user-defined net…"},
-		"heading": {"## 1. Create a " + m("network"), "1. Create a " + m("network")},
-		"plain":   {"just " + m("words") + " here", "just " + m("words") + " here"},
+		"heading":                        {"## 1. Create a " + m("network"), "1. Create a " + m("network")},
+		"plain":                          {"just " + m("words") + " here", "just " + m("words") + " here"},
 		"tool output json is not a call": {`{"level": "info", "msg": "` + m("redis") + ` connected"}`, `{"level": "info", "msg": "` + m("redis") + ` connected"}`},
 	}
 	for name, tc := range tests {
