@@ -73,6 +73,9 @@ type Result struct {
 	MatchMessageID int64
 	Snippet        string // with store.HighlightStart/End around matches
 	Hits           int    // hits in this lineage among the scanned rows
+	// HitIDs are those hits' message ids, best first: the detail pane
+	// counts and visits the same hits the list counts.
+	HitIDs []int64
 
 	// Anchored evidence: the user/assistant messages around the hit (the
 	// anchor itself is always kept), and the session's first and last
@@ -143,6 +146,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	sort.SliceStable(hits, func(i, j int) bool { return demoted(hits[i].Source) < demoted(hits[j].Source) })
 
 	counts := map[string]int{}
+	hitIDs := map[string][]int64{}
 	for _, h := range hits {
 		root, err := lin.root(ctx, h.SessionID, h.ParentID)
 		if err != nil {
@@ -152,6 +156,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 			continue
 		}
 		counts[root]++
+		hitIDs[root] = append(hitIDs[root], h.MessageID)
 		if len(picks) < limit && !taken[root] {
 			taken[root] = true
 			picks = append(picks, pick{hit: h, root: root})
@@ -167,7 +172,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		if err != nil {
 			return nil, err
 		}
-		r.Hits = counts[p.root]
+		r.Hits, r.HitIDs = counts[p.root], hitIDs[p.root]
 		d.Results[i] = r
 	}
 	if err := e.evidenceAll(ctx, d.Results, o.SkipEvidence); err != nil {
