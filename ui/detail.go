@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/ui/termtext"
@@ -27,9 +28,16 @@ type detailView struct {
 	loading   bool
 	err       error
 	view      scroller
-	hit       int // index into doc.hitLines of the last jump
+	// targets are the lines n and N visit, in order: the first highlighted
+	// line of each hit message (the hits the list counts), or with an
+	// in-pane search each line holding a match. targetMsg is each target's
+	// message index (-1 for a search match); hit is the current target.
+	targets   []int
+	targetMsg []int
+	hit       int
 	expanded  bool
 	query     string // the query the transcript was highlighted for
+	find      findBar
 	cancel    context.CancelFunc
 }
 
@@ -52,6 +60,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 	}
 	if it.SessionID != m.detail.sessionID {
 		m.detail.msgs = nil
+		m.detail.find = findBar{}
 	}
 	m.detail.item = it
 	m.detail.sessionID = it.SessionID
@@ -73,8 +82,12 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 	if d.session.ID == d.sessionID {
 		cached = d.msgs // same session: re-render without reading the store
 	}
-	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: queryTerms(m.lastQuery),
-		anchorID: d.item.MatchMessageID, expanded: d.expanded, query: m.lastQuery}
+	terms := queryTerms(m.lastQuery)
+	if d.find.pattern != "" {
+		terms = findTerms(d.find.pattern)
+	}
+	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: terms,
+		anchorID: d.item.MatchMessageID, expanded: d.expanded, query: m.lastQuery, find: d.find.pattern}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {
 		if in.msgs == nil {
@@ -90,6 +103,9 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 }
 
 // applyTranscript shows a rendered transcript if it is still the one wanted.
+// A re-render of the same transcript (a new width, tool calls toggled with
+// t, an in-pane search) keeps the reading position: the message at the top
+// of the pane stays there, and the current hit stays the current hit.
 func (m *Model) applyTranscript(msg transcriptMsg) tea.Cmd {
 	if msg.seq != m.seqDetail {
 		return nil
@@ -102,54 +118,192 @@ func (m *Model) applyTranscript(msg transcriptMsg) tea.Cmd {
 			return nil
 		}
 		d.err = msg.err
-		d.view.SetLines([]string{fit(m.styles.Status.Error.Render("cannot load session: "+termtext.OneLine(termtext.Sanitize(msg.err.Error()))), d.view.width)})
+		d.view.SetLines([]string{termtext.Fit(m.styles.Status.Error.Render("cannot load session: "+termtext.OneLine(termtext.Sanitize(msg.err.Error()))), d.view.width)})
 		return nil
 	}
 	d.err = nil
-	keepOffset := d.doc.session.ID == msg.doc.session.ID && d.query == msg.doc.query
-	offset := d.view.offset
+	same := d.doc.session.ID == msg.doc.session.ID && d.query == msg.doc.query && len(d.doc.msgIDs) == len(msg.doc.msgIDs)
+	sameHits := same && d.doc.find == msg.doc.find
+	topMsg, topOff, curMsg := 0, 0, -1
+	if same && len(d.doc.raw) > 0 {
+		topMsg = d.doc.messageAt(d.view.offset)
+		topOff = d.view.offset - d.doc.msgStart[topMsg]
+		if d.hit >= 0 && d.hit < len(d.targetMsg) {
+			curMsg = d.targetMsg[d.hit]
+		}
+	}
 	d.doc = msg.doc
 	d.session = msg.doc.session
 	d.msgs = msg.msgs
 	d.query = msg.doc.query
 	d.view.SetLines(msg.doc.lines)
-	d.hit = -1
+	d.computeTargets()
 	switch {
-	case keepOffset:
-		d.view.offset = offset
+	case sameHits:
+		start, end := d.doc.msgStart[topMsg], d.doc.msgStart[topMsg+1]
+		d.view.offset = start + min(topOff, max(0, end-start-1))
 		d.view.clamp()
+		d.setCurrent(d.targetOfMessage(curMsg), false)
+	case same: // an in-pane search started or ended: its first hit from here on
+		from := d.doc.msgStart[topMsg] + topOff
+		d.view.offset = from
+		d.view.clamp()
+		d.setCurrent(d.targetAtOrAfter(from), true)
+		if d.doc.find != "" && d.hit < 0 {
+			return m.status.set(fmt.Sprintf("no match for %q in this session", d.doc.find), false)
+		}
+		if d.doc.find != "" {
+			return m.status.set(d.hitStatus()+" (n/N: next/previous, esc: back to the query's hits)", false)
+		}
+	case msg.doc.anchor >= 0 && d.targetOfMessage(msg.doc.anchor) >= 0:
+		d.setCurrent(d.targetOfMessage(msg.doc.anchor), true)
 	case msg.doc.anchor >= 0:
-		d.view.ShowLine(msg.doc.anchor)
-		d.hit = d.hitAtOrAfter(msg.doc.anchor) - 1
-	case len(msg.doc.hitLines) > 0:
-		d.view.ShowLine(msg.doc.hitLines[0])
-		d.hit = 0
+		d.view.ShowLine(d.doc.msgStart[msg.doc.anchor])
+	case len(d.targets) > 0:
+		d.setCurrent(0, true)
 	default:
 		d.view.GotoTop()
 	}
 	return nil
 }
 
-// hitAtOrAfter returns the index of the first hit line at or after line n.
-func (d *detailView) hitAtOrAfter(n int) int {
-	for i, l := range d.doc.hitLines {
+// computeTargets finds the lines n/N visit (see detailView.targets).
+func (d *detailView) computeTargets() {
+	doc := &d.doc
+	d.targets, d.targetMsg, d.hit = d.targets[:0], d.targetMsg[:0], -1
+	if doc.find != "" {
+		for i := range doc.raw {
+			if doc.hasMarks(i, i+1) {
+				d.targets = append(d.targets, i)
+				d.targetMsg = append(d.targetMsg, -1)
+			}
+		}
+		return
+	}
+	hit := make(map[int64]bool, len(d.item.HitIDs))
+	for _, id := range d.item.HitIDs {
+		hit[id] = true
+	}
+	for k, id := range doc.msgIDs {
+		start, end := doc.msgStart[k], doc.msgStart[k+1]
+		// Without the store's hit ids (rows from an older answer), a
+		// message with a highlighted term is a hit.
+		if len(hit) > 0 && !hit[id] || len(hit) == 0 && (d.query == "" || !doc.hasMarks(start, end)) {
+			continue
+		}
+		line := start
+		for i := start; i < end; i++ {
+			if doc.hasMarks(i, i+1) {
+				line = i
+				break
+			}
+		}
+		d.targets = append(d.targets, line)
+		d.targetMsg = append(d.targetMsg, k)
+	}
+}
+
+// targetOfMessage returns the target of message k, or -1.
+func (d *detailView) targetOfMessage(k int) int {
+	for i, mk := range d.targetMsg {
+		if k >= 0 && mk == k {
+			return i
+		}
+	}
+	return -1
+}
+
+// targetAtOrAfter returns the first target at or after line n (wrapping to
+// the first), or -1 without targets.
+func (d *detailView) targetAtOrAfter(n int) int {
+	for i, l := range d.targets {
 		if l >= n {
 			return i
 		}
 	}
-	return len(d.doc.hitLines)
+	if len(d.targets) > 0 {
+		return 0
+	}
+	return -1
 }
 
-// jumpHit moves to the next (dir 1) or previous (dir -1) highlighted match.
+// currentRange is the lines the current hit paints: its message for a
+// query hit, its line for a search match.
+func (d *detailView) currentRange() (int, int) {
+	if d.hit < 0 || d.hit >= len(d.targets) {
+		return 0, 0
+	}
+	if k := d.targetMsg[d.hit]; k >= 0 {
+		return d.doc.msgStart[k], d.doc.msgStart[k+1]
+	}
+	return d.targets[d.hit], d.targets[d.hit] + 1
+}
+
+// setCurrent makes target i the current hit (-1: none), repainting the old
+// and the new one, and scrolls to it when show is set.
+func (d *detailView) setCurrent(i int, show bool) {
+	a, b := d.currentRange()
+	d.doc.repaint(a, b, false)
+	d.hit = i
+	if i < 0 || i >= len(d.targets) {
+		d.hit = -1
+		return
+	}
+	a, b = d.currentRange()
+	d.doc.repaint(a, b, true)
+	if show {
+		d.view.ShowLine(d.targets[i])
+	}
+}
+
+// jumpHit moves to the next (dir 1) or previous (dir -1) hit.
 func (m *Model) jumpHit(dir int) tea.Cmd {
 	d := &m.detail
-	n := len(d.doc.hitLines)
-	if n == 0 || m.summary.open {
-		return m.status.set("no highlighted matches in this session", false)
+	if m.summary.open {
+		return m.status.set("no hits in the summary: esc closes it", false)
 	}
-	d.hit = ((d.hit+dir)%n + n) % n
-	d.view.ShowLine(d.doc.hitLines[d.hit])
-	return m.status.set(fmt.Sprintf("match %d of %d", d.hit+1, n), false)
+	if it, ok := m.list.Selected(); ok && it.SessionID == d.sessionID && d.doc.find == "" {
+		// The ranked answer may have arrived since the transcript did: count what the list counts.
+		d.item = it
+		cur := -1
+		if d.hit >= 0 && d.hit < len(d.targetMsg) {
+			cur = d.targetMsg[d.hit]
+		}
+		a, b := d.currentRange()
+		d.doc.repaint(a, b, false)
+		d.computeTargets()
+		d.hit = d.targetOfMessage(cur)
+	}
+	n := len(d.targets)
+	if n == 0 {
+		if d.doc.find != "" {
+			return m.status.set(fmt.Sprintf("no match for %q in this session", d.doc.find), false)
+		}
+		return m.status.set("no hits in this session", false)
+	}
+	next := 0
+	switch {
+	case d.hit >= 0:
+		next = ((d.hit+dir)%n + n) % n
+	case dir < 0:
+		next = n - 1
+	}
+	d.setCurrent(next, true)
+	return m.status.set(d.hitStatus(), false)
+}
+
+// hitStatus is "hit 2 of 5" (or "match 2 of 17" for an in-pane search),
+// with the lineage's count when the list counts hits this session lacks.
+func (d *detailView) hitStatus() string {
+	n := len(d.targets)
+	if d.doc.find != "" {
+		return fmt.Sprintf("match %d of %d for %q", d.hit+1, n, d.doc.find)
+	}
+	s := fmt.Sprintf("hit %d of %d", d.hit+1, n)
+	if d.item.Hits > n {
+		s += fmt.Sprintf(" in this session (%d in its lineage)", d.item.Hits)
+	}
+	return s
 }
 
 // toggleTools expands or collapses tool calls and re-renders.
@@ -176,27 +330,60 @@ func (m *Model) detailScroller() *scroller {
 	return &m.detail.view
 }
 
-// header is the detail pane's first line.
-func (d *detailView) header(w int) string {
+// header is the detail pane's first line: the session on the left, the hit
+// and the scroll position on the right; highlighted while the pane has
+// focus. While an in-pane search is typed, the line is its prompt.
+func (d *detailView) header(w int, focused bool) string {
+	st := d.styles.Detail.Header
+	if focused {
+		st = d.styles.Detail.FocusedHeader
+	}
+	if d.find.typing {
+		return d.find.view(w, d.styles)
+	}
 	if d.sessionID == "" {
-		return fit("", w)
+		return st.Render(termtext.Fit("", w))
 	}
 	it := d.item
 	title := termtext.OneLine(termtext.Sanitize(it.Title))
 	if title == "" {
 		title = "(untitled)"
 	}
-	text := " " + title + " · " + termtext.Sanitize(it.Source) + " · " + termtext.Sanitize(shortID(it.SessionID))
+	text := " " + title + " · " + termtext.OneLine(termtext.Sanitize(it.Source)) + " · " + termtext.OneLine(termtext.Sanitize(shortID(it.SessionID)))
 	if d.loading {
 		text += " · loading…"
 	}
-	return d.styles.Detail.Header.Render(fit(truncate(termtext.OneLine(text), w), w))
+	right := d.position()
+	room := max(1, w-termtext.Width(right))
+	return st.Render(termtext.Fit(text, room)) + d.styles.Detail.Scroll.Render(right)
+}
+
+// position is the right end of the header: the current hit and how far
+// down the transcript the pane is (" hit 2/5 · 37% ").
+func (d *detailView) position() string {
+	var parts []string
+	if len(d.targets) > 0 && d.hit >= 0 {
+		if d.doc.find != "" {
+			parts = append(parts, fmt.Sprintf("/%s %d/%d", termtext.Truncate(d.doc.find, 12), d.hit+1, len(d.targets)))
+		} else {
+			parts = append(parts, fmt.Sprintf("hit %d/%d", d.hit+1, len(d.targets)))
+		}
+	}
+	if p, ok := d.view.Percent(); ok {
+		parts = append(parts, fmt.Sprintf("%d%%", p))
+	} else if len(d.view.lines) > 0 {
+		parts = append(parts, "all")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	return " " + strings.Join(parts, " · ") + " "
 }
 
 // shortID shortens long session ids for display.
 func shortID(id string) string {
 	if len(id) > 24 {
-		return id[:24] + "…"
+		return termtext.Truncate(id, 24)
 	}
 	return id
 }

@@ -174,6 +174,7 @@ func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discover
 			continue
 		}
 		var hitID int64
+		var hitIDs []int64
 		var snippet string
 		hits := 0
 		for _, m := range f.msgs[s.ID] {
@@ -187,15 +188,16 @@ func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discover
 			}
 			if all && len(words) > 0 {
 				hits++
+				hitIDs = append(hitIDs, m.ID)
 				if hitID == 0 {
 					hitID = m.ID
-					snippet = highlightTerms(m.Content, words)
+					snippet = highlightTerms(m.Content, queryTerms(req.Query))
 				}
 			}
 		}
 		if hits > 0 {
 			items = append(items, Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
-				When: s.StartedAt, Hits: hits, MatchMessageID: hitID, Snippet: snippet})
+				When: s.StartedAt, Hits: hits, HitIDs: hitIDs, MatchMessageID: hitID, Snippet: snippet})
 		}
 	}
 	return Discovery{Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Items: items}, ctx.Err()

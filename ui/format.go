@@ -6,29 +6,13 @@ import (
 	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// truncate cuts a (possibly styled) string to at most w cells, counting wide
-// CJK characters and emoji as two, and marks the cut with an ellipsis.
-func truncate(s string, w int) string {
-	if w <= 0 {
-		return ""
-	}
-	if ansi.StringWidth(s) <= w {
-		return s
-	}
-	return ansi.Truncate(s, w, "…")
-}
+// truncate and fit are termtext.Truncate and termtext.Fit: every pane
+// measures with termtext.Width, the one width function.
+func truncate(s string, w int) string { return termtext.Truncate(s, w) }
 
-// fit truncates s to w cells and pads it with spaces to exactly w.
-func fit(s string, w int) string {
-	s = truncate(s, w)
-	if n := ansi.StringWidth(s); n < w {
-		s += strings.Repeat(" ", w-n)
-	}
-	return s
-}
+func fit(s string, w int) string { return termtext.Fit(s, w) }
 
 // fitLines makes every line of s exactly w cells wide and returns exactly h
 // lines, so a pane never overflows its box or leaves stale cells behind.
@@ -47,6 +31,19 @@ func fitLines(s string, w, h int) []string {
 	return lines
 }
 
+// trimLastLines drops the last n lines of s (n <= 0: s unchanged): the body
+// gives them up when the status bar needs more than its one line.
+func trimLastLines(s string, n int) string {
+	for ; n > 0; n-- {
+		i := strings.LastIndexByte(s, '\n')
+		if i < 0 {
+			return ""
+		}
+		s = s[:i]
+	}
+	return s
+}
+
 // styleSnippet renders a sanitised snippet on one line of at most w cells,
 // matches (between the store's highlight markers) in hit style. When the
 // first match would fall off the right edge the start is trimmed, so the
@@ -54,7 +51,7 @@ func fitLines(s string, w, h int) []string {
 func styleSnippet(snippet string, w int, base, hit lipgloss.Style) string {
 	s := termtext.OneLine(termtext.SanitizeSnippet(snippet))
 	if i := strings.IndexRune(s, termtext.MarkStart); i > 0 {
-		if pre := ansi.StringWidth(s[:i]); pre > w/3 {
+		if pre := termtext.Width(s[:i]); pre > w/3 {
 			s = "…" + trimLeftCells(s[:i], pre-w/4) + s[i:]
 		}
 	}
@@ -89,7 +86,7 @@ func trimLeftCells(s string, n int) string {
 		if n <= 0 {
 			return s[i:]
 		}
-		n -= ansi.StringWidth(string(r))
+		n -= termtext.Width(string(r))
 	}
 	return ""
 }

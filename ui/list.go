@@ -9,8 +9,21 @@ import (
 )
 
 // itemHeight is the lines one session takes in the list: title and time,
-// source/model and counts, snippet or preview.
+// source/model and counts, snippet or preview. A compact row is one line.
 const itemHeight = 3
+
+// listDensity is how many lines a row takes.
+type listDensity uint8
+
+const (
+	densityAuto    listDensity = iota // full rows, compact when fewer than minFullRows fit
+	densityFull                       // always three lines a row
+	densityCompact                    // always one line a row (fzf-like)
+)
+
+// minFullRows is the fewest full rows worth showing: below it (80x24
+// stacked leaves room for two) the list goes compact, one session a line.
+const minFullRows = 3
 
 // listView is the session list: a plain struct with imperative methods, no
 // Update of its own. Its rendering is cached until items, selection or size
@@ -22,6 +35,7 @@ type listView struct {
 	width    int
 	height   int
 	focused  bool
+	density  listDensity
 	emptyMsg string // shown when there are no items
 	now      func() time.Time
 	styles   *Styles
@@ -74,8 +88,30 @@ func (l *listView) Move(delta int) bool {
 // Select moves the selection to row i and reports whether it changed.
 func (l *listView) Select(i int) bool { return l.Move(i - l.selected) }
 
-// Page is how many rows fit.
-func (l *listView) Page() int { return max(1, l.height/itemHeight) }
+// Page is how many rows fit under the list's header line.
+func (l *listView) Page() int { return max(1, (l.height-1)/l.rowHeight()) }
+
+// rowHeight is the lines a row takes at the current size and density.
+func (l *listView) rowHeight() int {
+	switch {
+	case l.density == densityCompact:
+		return 1
+	case l.density == densityFull:
+		return itemHeight
+	case (l.height-1)/itemHeight < minFullRows:
+		return 1
+	}
+	return itemHeight
+}
+
+// SetDensity chooses full, compact or automatic rows.
+func (l *listView) SetDensity(d listDensity) {
+	if d != l.density {
+		l.density = d
+		l.clamp()
+		l.dirty = true
+	}
+}
 
 // SetSize sets the box the list draws in.
 func (l *listView) SetSize(w, h int) {
@@ -100,10 +136,14 @@ func (l *listView) Scroll(delta int) bool {
 	return l.Move(delta)
 }
 
-// ItemAt returns the row index at line y of the list box, or -1.
+// ItemAt returns the row index at line y of the list box (its header is
+// line 0), or -1.
 func (l *listView) ItemAt(y int) int {
-	i := l.offset + y/itemHeight
-	if y < 0 || i >= len(l.items) {
+	if y < 1 {
+		return -1
+	}
+	i := l.offset + (y-1)/l.rowHeight()
+	if i >= len(l.items) || i >= l.offset+l.Page() {
 		return -1
 	}
 	return i
@@ -128,45 +168,69 @@ func (l *listView) clamp() {
 	}
 }
 
-// View renders the list as exactly height lines of width cells.
+// View renders the list as exactly height lines of width cells: a header
+// line (highlighted while the list has focus, with the position "3/27"),
+// then the rows.
 func (l *listView) View() string {
 	if !l.dirty && l.cache != "" {
 		return l.cache
 	}
 	var b strings.Builder
+	b.WriteString(l.header())
+	b.WriteByte('\n')
 	if len(l.items) == 0 {
-		b.WriteString(l.styles.List.Empty.Render(l.emptyMsg))
+		for _, line := range strings.Split(l.emptyMsg, "\n") {
+			b.WriteString(l.styles.List.Empty.Render(" " + line))
+			b.WriteByte('\n')
+		}
 	}
 	now := time.Now()
 	if l.now != nil {
 		now = l.now()
 	}
+	compact := l.rowHeight() == 1
 	for i := l.offset; i < len(l.items) && i < l.offset+l.Page(); i++ {
 		if i > l.offset {
 			b.WriteByte('\n')
 		}
-		b.WriteString(l.renderItem(l.items[i], i == l.selected, now))
+		if compact {
+			b.WriteString(l.renderCompact(l.items[i], i == l.selected, now))
+		} else {
+			b.WriteString(l.renderItem(l.items[i], i == l.selected, now))
+		}
 	}
 	l.cache = strings.Join(fitLines(b.String(), l.width, l.height), "\n")
 	l.dirty = false
 	return l.cache
 }
 
-// renderItem renders one row as itemHeight lines.
-func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
-	st := l.styles
-	bar := "  "
-	title := st.List.Title
-	if selected {
-		title = st.List.SelectedTitle
-		if l.focused {
-			bar = st.List.Bar.Render("┃ ")
-		} else {
-			bar = st.List.Bar.Render("│ ")
-		}
+// header is the list's title line: "Sessions" and the selection's position.
+func (l *listView) header() string {
+	st := l.styles.List.Header
+	if l.focused {
+		st = l.styles.List.FocusedHeader
 	}
-	w := l.width - 2
-	when := termtext.RelTime(now, it.When)
+	pos := ""
+	if n := len(l.items); n > 0 {
+		pos = fmt.Sprintf("%d/%d ", l.selected+1, n)
+	}
+	room := max(0, l.width-termtext.Width(pos))
+	return st.Render(termtext.Fit(" Sessions", room) + pos)
+}
+
+// bar is the selection mark at the start of a row's lines.
+func (l *listView) bar(selected bool) string {
+	switch {
+	case !selected:
+		return "  "
+	case l.focused:
+		return l.styles.List.Bar.Render("┃ ")
+	}
+	return l.styles.List.Bar.Render("│ ")
+}
+
+// title is a row's name: its title, else its first message, else "(untitled)".
+func rowTitle(it Item) string {
 	name := termtext.OneLine(termtext.Sanitize(it.Title))
 	if name == "" {
 		name = termtext.OneLine(termtext.Sanitize(it.Preview))
@@ -174,29 +238,69 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	if name == "" {
 		name = "(untitled)"
 	}
-	whenW := len(when) + 1
-	line1 := fit(title.Render(truncate(name, max(1, w-whenW))), max(1, w-whenW)) + " " + st.List.When.Render(when)
+	return name
+}
 
-	meta := []string{termtext.Sanitize(it.Source)}
-	if it.Model != "" {
-		meta = append(meta, termtext.Sanitize(it.Model))
-	}
+// count is a row's "4 hits" (search) or "12 msgs" (browse).
+func rowCount(it Item) string {
 	switch {
 	case it.Hits == 1:
-		meta = append(meta, "1 hit")
+		return "1 hit"
 	case it.Hits > 1:
-		meta = append(meta, fmt.Sprintf("%d hits", it.Hits))
+		return fmt.Sprintf("%d hits", it.Hits)
 	case it.Messages > 0:
-		meta = append(meta, fmt.Sprintf("%d msgs", it.Messages))
+		return fmt.Sprintf("%d msgs", it.Messages)
 	}
-	line2 := st.List.Meta.Render(truncate(termtext.OneLine(strings.Join(meta, " · ")), w))
+	return ""
+}
+
+// renderCompact renders one row on one line: title, count and time.
+func (l *listView) renderCompact(it Item, selected bool, now time.Time) string {
+	st := l.styles
+	title := st.List.Title
+	if selected {
+		title = st.List.SelectedTitle
+	}
+	w := l.width - 2
+	right := termtext.RelTime(now, it.When)
+	if c := rowCount(it); c != "" {
+		right = c + " · " + right
+	}
+	right = " " + right
+	rw := termtext.Width(right)
+	if rw > w/2 {
+		right, rw = "", 0
+	}
+	return l.bar(selected) + termtext.Fit(title.Render(termtext.Truncate(rowTitle(it), w-rw)), w-rw) + st.List.When.Render(right)
+}
+
+// renderItem renders one row as itemHeight lines.
+func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
+	st := l.styles
+	bar := l.bar(selected)
+	title := st.List.Title
+	if selected {
+		title = st.List.SelectedTitle
+	}
+	w := l.width - 2
+	when := termtext.RelTime(now, it.When)
+	whenW := termtext.Width(when) + 1
+	line1 := termtext.Fit(title.Render(termtext.Truncate(rowTitle(it), max(1, w-whenW))), max(1, w-whenW)) + " " + st.List.When.Render(when)
+
+	meta := []string{termtext.OneLine(termtext.Sanitize(it.Source))}
+	if it.Model != "" {
+		meta = append(meta, termtext.OneLine(termtext.Sanitize(it.Model)))
+	}
+	if c := rowCount(it); c != "" {
+		meta = append(meta, c)
+	}
+	line2 := st.List.Meta.Render(termtext.Truncate(strings.Join(meta, " · "), w))
 
 	var line3 string
 	if it.Snippet != "" {
-		line3 = styleSnippet(it.Snippet, w, st.List.Snippet, st.List.Hit)
+		line3 = styleSnippet(it.Snippet, w, st.List.Snippet, st.Hit)
 	} else {
-		line3 = st.List.Preview.Render(truncate(termtext.OneLine(termtext.Sanitize(it.Preview)), w))
+		line3 = st.List.Preview.Render(termtext.Truncate(termtext.OneLine(termtext.Sanitize(it.Preview)), w))
 	}
-	pad := bar
-	return bar + line1 + "\n" + pad + line2 + "\n" + pad + line3
+	return bar + line1 + "\n" + bar + line2 + "\n" + bar + line3
 }

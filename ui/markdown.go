@@ -2,40 +2,45 @@ package ui
 
 import (
 	"encoding/json"
+	"html"
+	"regexp"
 	"strings"
 	"sync"
 
 	"github.com/charmbracelet/glamour"
 	glamourstyles "github.com/charmbracelet/glamour/styles"
 	"github.com/charmbracelet/lipgloss"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // Glamour costs 10-17 ms per 4 KB of markdown, so it never runs in View:
 // transcripts and summary frames are rendered in commands, and a streaming
 // summary re-renders only its last, still-growing block (blockCache).
+//
+// Glamour lays the blocks out but does not wrap (word wrap 0): its wrapper
+// breaks only at spaces, so a line of Chinese or Japanese became one word
+// the pane had to cut, and its two wrapping passes (paragraph, then
+// document) broke some lines twice. Each line it renders is wrapped once,
+// at the pane's exact width, by termtext.Wrap, with the hanging indent of
+// its block: a quote keeps its bar, a list item its indent, a code line its
+// own indentation.
 
-// markdown renders markdown with the pinned style, one Glamour renderer per
-// wrap width. A TermRenderer is not safe for concurrent use, so each is
-// guarded by its own mutex; commands for different widths run in parallel.
+// markdown renders markdown with the pinned style. A TermRenderer is not
+// safe for concurrent use, so renderers come from a pool: commands rendering
+// a transcript and a summary frame at once each get their own.
 type markdown struct {
 	style   []byte // Glamour JSON style, pinned (no background detection)
 	profile termenv.Profile
-
-	mu        sync.Mutex
-	renderers map[int]*lockedRenderer
-}
-
-type lockedRenderer struct {
-	mu sync.Mutex
-	r  *glamour.TermRenderer
+	pool    sync.Pool // *glamour.TermRenderer
 }
 
 // newMarkdown renders with style (Glamour's dark style when empty) in the
 // colours lipgloss chose for this terminal; mono removes every colour from
 // the style and keeps its bold, italic and underline (NO_COLOR).
 func newMarkdown(style []byte, mono bool) *markdown {
-	m := &markdown{style: style, profile: lipgloss.ColorProfile(), renderers: map[int]*lockedRenderer{}}
+	m := &markdown{style: style, profile: lipgloss.ColorProfile()}
 	if mono {
 		m.style, m.profile = colorless(style), termenv.ANSI
 	}
@@ -78,30 +83,111 @@ func colorless(style []byte) []byte {
 	return b
 }
 
-// Render renders md wrapped at width cells. On a Glamour error it falls back
-// to the plain text, which is already sanitised.
+// tabWidth is how many cells a tab in a code block takes.
+const tabWidth = 4
+
+// Render renders md into lines of at most width cells (see the comment at
+// the top of the file). Highlight markers in md stay in the output, balanced
+// on every line. On a Glamour error the text is wrapped as it is.
 func (m *markdown) Render(md string, width int) string {
-	width = max(width, 10)
-	lr, err := m.renderer(width)
-	if err != nil {
-		return md
-	}
-	lr.mu.Lock()
-	out, err := lr.r.Render(labelFences(md))
-	lr.mu.Unlock()
-	if err != nil {
-		return md
-	}
-	lines := strings.Split(strings.Trim(out, "\n"), "\n")
-	for i, l := range lines {
-		lines[i] = trimStyledRight(l)
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(m.RenderLines(md, width), "\n")
 }
 
-// trimStyledRight drops the padding Glamour puts at the end of every line
-// (a styled escape sequence per space: kilobytes per line at 200 columns)
-// and ends the line with a reset instead; panes pad with plain spaces.
+// RenderLines is Render as lines.
+func (m *markdown) RenderLines(md string, width int) []string {
+	width = max(width, 10)
+	out, err := m.glamour(neutralizeEntities(labelFences(md)))
+	if err != nil {
+		out = md
+	}
+	var lines []string
+	for _, l := range strings.Split(strings.Trim(out, "\n"), "\n") {
+		l = trimStyledRight(termtext.ExpandTabs(termtext.SanitizeStyled(l), tabWidth))
+		lines = append(lines, termtext.Wrap(l, width, hangingIndent(ansi.Strip(l)))...)
+	}
+	return lines
+}
+
+func (m *markdown) glamour(md string) (string, error) {
+	r, _ := m.pool.Get().(*glamour.TermRenderer)
+	if r == nil {
+		opts := []glamour.TermRendererOption{glamour.WithWordWrap(0), glamour.WithColorProfile(m.profile)}
+		if len(m.style) > 0 {
+			opts = append(opts, glamour.WithStylesFromJSONBytes(m.style))
+		} else {
+			opts = append(opts, glamour.WithStandardStyle("dark"))
+		}
+		var err error
+		if r, err = glamour.NewTermRenderer(opts...); err != nil {
+			return "", err
+		}
+	}
+	out, err := r.Render(md)
+	m.pool.Put(r)
+	return out, err
+}
+
+// hangingIndent is the indent the continuation lines of a rendered line
+// need, from its plain text: the leading spaces and quote bars are kept, a
+// list bullet, number or task box becomes spaces, so wrapped text lines up
+// under the item's first word and a quote's bar runs down its whole height.
+// A code line's own indentation is leading space, so it is kept too.
+func hangingIndent(plain string) string {
+	i := 0
+	for i < len(plain) {
+		switch {
+		case plain[i] == ' ':
+			i++
+		case strings.HasPrefix(plain[i:], "│"):
+			i += len("│")
+		default:
+			goto marker
+		}
+	}
+marker:
+	rest := plain[i:]
+	for _, m := range []string{"• ", "[✓] ", "[ ] "} {
+		if strings.HasPrefix(rest, m) {
+			i += len(m)
+			goto done
+		}
+	}
+	if n := len(rest) - len(strings.TrimLeft(rest, "0123456789")); n > 0 && strings.HasPrefix(rest[n:], ". ") {
+		i += n + 2
+	}
+done:
+	return strings.Map(func(r rune) rune {
+		if r == '│' {
+			return r
+		}
+		return ' '
+	}, plain[:i])
+}
+
+// entityRE matches numeric character references, which Glamour decodes.
+var entityRE = regexp.MustCompile(`&#(?:[0-9]{1,8}|[xX][0-9a-fA-F]{1,7});?`)
+
+// neutralizeEntities removes numeric character references that would decode
+// into something the sanitizer removes (&#27; is ESC, &#x202e; a bidi
+// override): Glamour decodes them after our sanitizer ran, so "&#27;]0;x&#7;"
+// in a transcript would otherwise reach the terminal as a real title change.
+// (SanitizeStyled on the output catches them too; this keeps the text
+// around them intact.)
+func neutralizeEntities(md string) string {
+	if !strings.Contains(md, "&#") {
+		return md
+	}
+	return entityRE.ReplaceAllStringFunc(md, func(e string) string {
+		decoded := html.UnescapeString(e)
+		if decoded == e || termtext.Sanitize(decoded) == decoded && !strings.ContainsAny(decoded, "\ue000\ue001") {
+			return e
+		}
+		return ""
+	})
+}
+
+// trimStyledRight drops trailing spaces and the empty styled runs Glamour
+// leaves at the end of a line, and ends the line with a reset instead.
 func trimStyledRight(l string) string {
 	end := len(l)
 	for end > 0 {
@@ -122,30 +208,6 @@ func trimStyledRight(l string) string {
 		return l
 	}
 	return l[:end] + "\x1b[0m"
-}
-
-func (m *markdown) renderer(width int) (*lockedRenderer, error) {
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if lr, ok := m.renderers[width]; ok {
-		return lr, nil
-	}
-	opts := []glamour.TermRendererOption{glamour.WithWordWrap(width), glamour.WithColorProfile(m.profile)}
-	if len(m.style) > 0 {
-		opts = append(opts, glamour.WithStylesFromJSONBytes(m.style))
-	} else {
-		opts = append(opts, glamour.WithStandardStyle("dark"))
-	}
-	r, err := glamour.NewTermRenderer(opts...)
-	if err != nil {
-		return nil, err
-	}
-	if len(m.renderers) > 8 { // resizing through many widths: keep memory bounded
-		clear(m.renderers)
-	}
-	lr := &lockedRenderer{r: r}
-	m.renderers[width] = lr
-	return lr, nil
 }
 
 // labelFences gives bare opening code fences the language "text": Glamour's

@@ -58,23 +58,43 @@ func TestBlockCacheRendersOnlyTheLastBlock(t *testing.T) {
 }
 
 func TestQueryTermsAndHighlight(t *testing.T) {
-	tests := map[string][]string{
-		`sqlite migrat`:            {"sqlite", "migrat"},
-		`"exact phrase" OR other`:  {"exact", "phrase", "other"},
-		`foo NOT bar -baz`:         {"foo", "bar"},
-		`NEAR(deploy rollback, 5)`: {"deploy", "rollback", "5"},
-		`title:数据库 prefix*`:        {"数据库", "prefix"},
+	tests := map[string][]hlTerm{
+		`sqlite migrat`:            {{text: "sqlite"}, {text: "migrat", prefix: true}},
+		`sqlite migrat `:           {{text: "sqlite"}, {text: "migrat"}},
+		`"exact phrase" OR other`:  {{text: "exact"}, {text: "phrase"}, {text: "other", prefix: true}},
+		`foo NOT bar -baz`:         {{text: "foo"}, {text: "bar"}},
+		`NEAR(deploy rollback, 5)`: {{text: "deploy"}, {text: "rollback"}},
+		`c++ NEAR(a b, 3)`:         {{text: "c"}, {text: "a"}, {text: "b"}},
+		`title:数据库 prefix*`:        {{text: "数据库"}, {text: "prefix", prefix: true}},
 		`   `:                      nil,
 	}
 	for q, want := range tests {
 		if got := queryTerms(q); !reflect.DeepEqual(got, want) {
-			t.Errorf("queryTerms(%q) = %q, want %q", q, got, want)
+			t.Errorf("queryTerms(%q) = %+v, want %+v", q, got, want)
 		}
 	}
-	got := highlightTerms("Database migrations: the DATABASE", []string{"data", "database", "migrat"})
-	want := "\ue000Database\ue001 \ue000migrat\ue001ions: the \ue000DATABASE\ue001"
+	got := highlightTerms("Database migrations: the DATABASE, metadata", []hlTerm{{text: "data", prefix: true}, {text: "database"}, {text: "migrat", prefix: true}})
+	want := "\ue000Database\ue001 \ue000migrat\ue001ions: the \ue000DATABASE\ue001, metadata"
 	if got != want {
 		t.Errorf("highlightTerms = %q, want %q", got, want)
+	}
+	// Whole words unless a prefix; CJK anywhere; folding that changes byte
+	// lengths still marks the original text.
+	for _, tc := range []struct {
+		in    string
+		terms []hlTerm
+		want  string
+	}{
+		{".NetworkSettings network", []hlTerm{{text: "network"}}, ".NetworkSettings \ue000network\ue001"},
+		{".NetworkSettings", []hlTerm{{text: "network", prefix: true}}, ".\ue000Network\ue001Settings"},
+		{"修改数据库索引", []hlTerm{{text: "数据库"}}, "修改\ue000数据库\ue001索引"},
+		{"İstanbul istanbul", []hlTerm{{text: "istanbul"}}, "\ue000İstanbul\ue001 \ue000istanbul\ue001"},
+		{"KELVIN kelvin", []hlTerm{{text: "kelvin"}}, "\ue000KELVIN\ue001 \ue000kelvin\ue001"},
+		{"abcabc", []hlTerm{{text: "bca", anywhere: true}}, "a\ue000bca\ue001bc"},
+	} {
+		if got := highlightTerms(tc.in, tc.terms); got != tc.want {
+			t.Errorf("highlightTerms(%q, %+v) = %q, want %q", tc.in, tc.terms, got, tc.want)
+		}
 	}
 }
 

@@ -40,6 +40,15 @@ func (s *scroller) AtBottom() bool { return s.offset >= s.maxOffset() }
 // ShowLine scrolls so line n is near the top (two lines of context above).
 func (s *scroller) ShowLine(n int) { s.offset = n - 2; s.clamp() }
 
+// Percent is how far down the content the window's bottom is, as less
+// shows it; false when everything fits (there is nowhere to scroll).
+func (s *scroller) Percent() (int, bool) {
+	if len(s.lines) <= s.height || s.height <= 0 {
+		return 0, false
+	}
+	return min(100, (s.offset+s.height)*100/len(s.lines)), true
+}
+
 func (s *scroller) maxOffset() int { return max(0, len(s.lines)-s.height) }
 
 func (s *scroller) clamp() {

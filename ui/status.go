@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/ui/termtext"
@@ -9,7 +10,6 @@ import (
 	"github.com/charmbracelet/bubbles/help"
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -54,22 +54,46 @@ func (s *statusLine) expire(id uint64) {
 	}
 }
 
-// view renders the status line at width w.
+// maxStatusLines is how tall a long message may make the status bar.
+const maxStatusLines = 3
+
+// view renders the status bar at width w: usually one line, the search
+// answer, a message and the short help. A message never loses its point:
+// when it does not fit beside the rest, it takes the line alone, and when
+// it does not fit one line it wraps onto more (up to maxStatusLines; the
+// body gives up its last lines for them, see trimLastLines).
 func (s *statusLine) view(w int, h *help.Model, short []key.Binding) string {
 	left := s.styles.Status.Index.Render(s.search)
-	if s.msg != "" {
-		st := s.styles.Status.Info
-		if s.err {
-			st = s.styles.Status.Error
-		}
-		left += "  " + st.Render(s.msg)
+	if s.msg == "" {
+		return s.withHelp(left, w, h, short)
 	}
-	lw := ansi.StringWidth(left)
+	st := s.styles.Status.Info
+	if s.err {
+		st = s.styles.Status.Error
+	}
+	if both := left + "  " + st.Render(s.msg); termtext.Width(both) <= w {
+		return s.withHelp(both, w, h, short)
+	}
+	lines := termtext.Wrap(s.msg, w, "  ")
+	if len(lines) > maxStatusLines {
+		lines = lines[:maxStatusLines]
+		last := lines[maxStatusLines-1]
+		lines[maxStatusLines-1] = termtext.Truncate(last, termtext.Width(last)-1) + "…"
+	}
+	for i, l := range lines {
+		lines[i] = fit(st.Render(l), w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// withHelp ends the line with the short help when there is room for it.
+func (s *statusLine) withHelp(left string, w int, h *help.Model, short []key.Binding) string {
+	lw := termtext.Width(left)
 	right := ""
 	if room := w - lw - 2; room > 10 {
 		h.Width = room
 		right = h.ShortHelpView(short)
 	}
-	gap := max(1, w-lw-ansi.StringWidth(right))
-	return fit(left+fmt.Sprintf("%*s", gap, "")+right, w)
+	gap := max(1, w-lw-termtext.Width(right))
+	return fit(left+strings.Repeat(" ", gap)+right, w)
 }

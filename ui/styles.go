@@ -16,11 +16,16 @@ type Styles struct {
 	Chip struct {
 		Active, Hint lipgloss.Style
 	}
-	List struct {
-		Title, SelectedTitle, Bar, Meta, When, Snippet, Hit, Preview, Empty lipgloss.Style
+	// Hit marks a query match everywhere it is shown (list snippets,
+	// transcript prose and code, summaries, in-pane search); HitCurrent is
+	// the match n/N moved to, which must stand out from the rest.
+	Hit, HitCurrent lipgloss.Style
+	List            struct {
+		Title, SelectedTitle, Bar, Meta, When, Snippet, Preview, Empty, Counter lipgloss.Style
+		Header, FocusedHeader                                                   lipgloss.Style
 	}
 	Detail struct {
-		Header, Role, UserRole, AssistantRole, ToolRole, Tool, Dim lipgloss.Style
+		Header, FocusedHeader, Role, UserRole, AssistantRole, ToolRole, Tool, Dim, Scroll lipgloss.Style
 	}
 	Summary struct {
 		Header, Label, Warn lipgloss.Style
@@ -37,13 +42,6 @@ type Styles struct {
 	// Keys styles the key help (status line and F1 screen).
 	Keys help.Styles
 }
-
-// hitOn and hitOff bracket a highlighted match inside Glamour output: reverse
-// video toggles only reverse, so the colours Glamour chose survive it.
-const (
-	hitOn  = "\x1b[7m"
-	hitOff = "\x1b[27m"
-)
 
 // DefaultStyles returns the TUI's styles.
 func DefaultStyles() *Styles { return newStyles(false) }
@@ -63,6 +61,9 @@ func newStyles(mono bool) *Styles {
 		}
 		return lipgloss.Color(s)
 	}
+	s.Hit = lipgloss.NewStyle().Foreground(c("16")).Background(c("220")).Bold(true).Reverse(mono)
+	s.HitCurrent = lipgloss.NewStyle().Foreground(c("16")).Background(c("208")).Bold(true).Underline(true).Reverse(mono)
+
 	s.Search.Prompt = lipgloss.NewStyle().Foreground(c("212")).Bold(true)
 	s.Search.Text = lipgloss.NewStyle()
 	s.Search.Placeholder = lipgloss.NewStyle().Foreground(c("241")).Faint(mono)
@@ -78,11 +79,15 @@ func newStyles(mono bool) *Styles {
 	s.List.Meta = lipgloss.NewStyle().Foreground(c("109"))
 	s.List.When = lipgloss.NewStyle().Foreground(c("243")).Faint(mono)
 	s.List.Snippet = lipgloss.NewStyle().Foreground(c("250"))
-	s.List.Hit = lipgloss.NewStyle().Foreground(c("16")).Background(c("220")).Bold(true).Reverse(mono)
+	s.List.Counter = lipgloss.NewStyle().Foreground(c("243")).Faint(mono)
+	s.List.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237")).Reverse(mono)
+	s.List.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono).Underline(mono)
 	s.List.Preview = lipgloss.NewStyle().Foreground(c("245")).Italic(true)
 	s.List.Empty = lipgloss.NewStyle().Foreground(c("245")).Faint(mono)
 
-	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("237")).Reverse(mono)
+	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237")).Reverse(mono)
+	s.Detail.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono).Underline(mono)
+	s.Detail.Scroll = lipgloss.NewStyle().Foreground(c("245")).Background(c("237")).Reverse(mono)
 	s.Detail.Role = lipgloss.NewStyle().Bold(true)
 	s.Detail.UserRole = lipgloss.NewStyle().Bold(true).Foreground(c("75"))
 	s.Detail.AssistantRole = lipgloss.NewStyle().Bold(true).Foreground(c("114"))

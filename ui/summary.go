@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/ui/termtext"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -76,11 +77,16 @@ func (s *summaryStream) snapshot() (doc string, version uint64, finished bool) {
 			if f.Text != "" {
 				text = f.Text
 			}
+			// An offline summary names itself in its first line; that
+			// line is the label, so it is said once.
+			if h := recall.ExtractiveHeading; f.Kind == SummaryExtractive && strings.HasPrefix(text, h) {
+				text = strings.TrimPrefix(text, h)
+			}
 			if label := kindLabel(f.Kind, f.Reason, f.Model); label != "" {
 				fmt.Fprintf(&b, "*%s*\n\n", label)
 			}
 		} else if !s.hasModel && text == "" {
-			b.WriteString("*offline extractive summary (no model configured)*\n\n")
+			b.WriteString("*" + extractiveLabel + "*\n\n")
 		}
 		b.WriteString(termtext.Sanitize(text))
 		b.WriteString("\n\n")
@@ -97,12 +103,15 @@ func (s *summaryStream) text() string {
 	return strings.TrimSpace(doc)
 }
 
+// extractiveLabel marks an offline summary, the one place the panel says so.
+const extractiveLabel = "offline summary (no model configured)"
+
 // kindLabel is the visible label of a summary that is not a model's answer,
 // or names the model.
 func kindLabel(k SummaryKind, reason, model string) string {
 	switch k {
 	case SummaryExtractive:
-		return "offline extractive summary (no model configured)"
+		return extractiveLabel
 	case SummaryRawPreview:
 		if reason != "" {
 			return "raw preview: the model failed (" + termtext.OneLine(termtext.Sanitize(reason)) + ")"
@@ -135,7 +144,8 @@ type summaryPanel struct {
 	ticking  bool
 	title    string
 	view     scroller
-	follow   bool // keep the bottom in view while text streams
+	follow   bool     // keep the bottom in view while text streams
+	terms    []hlTerm // the query's terms, highlighted in the summaries
 }
 
 // startSummary begins summarising items; it returns the commands that run
@@ -149,6 +159,7 @@ func (m *Model) startSummary(items []Item) tea.Cmd {
 	m.seqSummary++
 	p.seq = m.seqSummary
 	p.open, p.done, p.inFlight, p.rendered, p.follow = true, false, false, 0, true
+	p.terms = queryTerms(m.lastQuery)
 	titles := make([]string, len(items))
 	for i, it := range items {
 		titles[i] = it.Title
@@ -211,8 +222,9 @@ func (m *Model) onSummaryTick(msg summaryTickMsg) tea.Cmd {
 		return next
 	}
 	p.inFlight = true
-	cache, width, seq := p.cache, p.view.width, p.seq
+	cache, width, seq, paint, terms := p.cache, p.view.width, p.seq, newHitPaint(m.styles), p.terms
 	render := func() tea.Msg {
+		doc := highlightTerms(doc, terms)
 		var text string
 		if finished {
 			text = cache.Full(doc, width)
@@ -221,7 +233,7 @@ func (m *Model) onSummaryTick(msg summaryTickMsg) tea.Cmd {
 		}
 		lines := strings.Split(text, "\n")
 		for i, l := range lines {
-			lines[i] = fit(l, width)
+			lines[i] = fit(paintHits(l, paint, false), width)
 		}
 		return summaryRenderedMsg{seq: seq, version: version, final: finished, lines: lines}
 	}

@@ -1,64 +1,49 @@
 package ui
 
 import (
-	"encoding/json"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
-// toolCall is the part of a stored tool call the compact view reads. Hermes
-// and recall store OpenAI's form ({"function":{"name","arguments"}}, the
-// arguments a JSON string); importers of other agents may store a bare
-// {"name","input"} form, accepted too.
-type toolCall struct {
-	Name     string          `json:"name"`
-	Input    json.RawMessage `json:"input"`
-	Function struct {
-		Name      string `json:"name"`
-		Arguments string `json:"arguments"`
-	} `json:"function"`
-}
-
-// mainArgKeys are the arguments that say what a call did, most telling first.
-var mainArgKeys = []string{"command", "cmd", "file_path", "path", "pattern", "query", "url", "goal", "description", "prompt"}
+// Tool calls are stored as JSON whose arguments are themselves a JSON
+// string, so what they hold is only known after two decodes, and a decode
+// turns `\u001b` text into a real ESC. Both views below sanitise the text
+// they made, after the last decode: it is the last step before the screen.
 
 // describeToolCalls renders a tool_calls list as `Bash docker ps · Read
 // /etc/hosts`: each call's name and its most telling argument. Anything it
 // cannot read is shown as one compact line of the raw text.
 func describeToolCalls(raw string) string {
-	var calls []toolCall
-	if err := json.Unmarshal([]byte(raw), &calls); err != nil || len(calls) == 0 {
-		return compactLine(raw)
-	}
-	parts := make([]string, 0, len(calls))
-	for _, c := range calls {
-		name, args := c.Function.Name, []byte(c.Function.Arguments)
-		if name == "" {
-			name, args = c.Name, c.Input
-		}
-		if name == "" {
-			return compactLine(raw)
-		}
-		parts = append(parts, strings.TrimSpace(name+" "+mainArg(args)))
-	}
-	return compactLine(strings.Join(parts, " · "))
+	return compactLine(termtext.Sanitize(recall.DescribeToolCalls(raw)))
 }
 
-// mainArg picks the most telling string argument, else the compact JSON.
-func mainArg(args []byte) string {
-	var m map[string]any
-	if json.Unmarshal(args, &m) != nil {
-		return termtext.OneLine(string(args))
+// expandedToolCalls renders a tool_calls list as markdown for the `t` view:
+// each call's name, then its arguments pretty-printed as JSON with their
+// strings decoded once (the stored form escapes every quote twice).
+func expandedToolCalls(raw string) string {
+	calls, ok := recall.ParseToolCalls(raw)
+	if !ok {
+		return fence("json", termtext.Sanitize(cutUTF8(raw, maxMessageChars)))
 	}
-	for _, k := range mainArgKeys {
-		if s, ok := m[k].(string); ok && s != "" {
-			return s
+	var b strings.Builder
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteString("\n\n")
+		}
+		b.WriteString("**" + mdEscapeLine(c.Name) + "**")
+		if c.ID != "" {
+			b.WriteString(" `" + strings.ReplaceAll(termtext.OneLine(termtext.Sanitize(c.ID)), "`", "") + "`")
+		}
+		if args := c.PrettyArgs(); args != "" && args != "{}" {
+			b.WriteString("\n\n" + fence("json", termtext.Sanitize(cutUTF8(args, maxMessageChars))))
 		}
 	}
-	if len(m) == 0 {
-		return ""
-	}
-	b, _ := json.Marshal(m)
-	return string(b)
+	return b.String()
+}
+
+// fence wraps text in a code block; backtick runs inside cannot close it.
+func fence(lang, text string) string {
+	return "```" + lang + "\n" + strings.ReplaceAll(text, "```", "ˋˋˋ") + "\n```"
 }

@@ -4,22 +4,26 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
-
-	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // transcriptDoc is a session rendered for the detail pane at one width.
 type transcriptDoc struct {
-	session  store.Session
-	lines    []string // fitted to width
-	width    int
-	hitLines []int // lines holding a highlighted match, ascending
-	anchor   int   // line where the best hit's message starts, -1 if none
-	expanded bool  // tool calls shown in full
-	query    string
+	session store.Session
+	// raw are the rendered lines, each at most width cells once painted,
+	// with the highlight markers still in (balanced on every line); lines
+	// are the same painted and fitted, what the pane shows.
+	raw, lines []string
+	width      int
+	msgIDs     []int64 // the rendered messages, in order
+	msgStart   []int   // first line of each message; one more entry: len(raw)
+	anchor     int     // index into msgIDs of the best hit, -1 if none
+	expanded   bool    // tool calls shown in full
+	query      string
+	find       string // the in-pane search highlighted instead of the query, "" for none
+	paint      hitPaint
 }
 
 // maxMessageChars bounds what one message contributes to the pane: a 2 MB
@@ -32,34 +36,36 @@ type transcriptInput struct {
 	session  store.Session
 	msgs     []store.Message
 	width    int
-	terms    []string
+	terms    []hlTerm
 	anchorID int64
 	expanded bool
 	query    string
+	find     string
 }
 
 // renderTranscript renders messages with Glamour, roles as headers, tool
-// calls compact unless expanded, query terms highlighted. It checks ctx
-// between messages so a superseded render stops early.
+// calls compact unless expanded, query terms highlighted. Stored text is
+// sanitised first (so no escape of its own survives) and the rendered
+// lines again after every decode (JSON, HTML entities), in RenderLines and
+// describeToolCalls. It checks ctx between messages so a superseded render
+// stops early.
 func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcriptInput) (transcriptDoc, error) {
-	doc := transcriptDoc{session: in.session, width: in.width, anchor: -1, expanded: in.expanded, query: in.query}
+	doc := transcriptDoc{session: in.session, width: in.width, anchor: -1, expanded: in.expanded, query: in.query,
+		find: in.find, paint: newHitPaint(st)}
+	w := max(in.width, 10)
 	var lines []string
-	add := func(s string) {
-		for _, l := range strings.Split(s, "\n") {
-			if strings.ContainsRune(l, termtext.MarkStart) {
-				doc.hitLines = append(doc.hitLines, len(lines))
-			}
-			l = strings.NewReplacer(string(termtext.MarkStart), hitOn, string(termtext.MarkEnd), hitOff).Replace(l)
-			lines = append(lines, fit(l, in.width))
-		}
-	}
+	add := func(ls ...string) { lines = append(lines, ls...) }
+	wrap := func(s string) { add(termtext.Wrap(s, w, "")...) }
+	hl := func(s string) string { return highlightTerms(s, in.terms) }
 	for _, m := range in.msgs {
 		if err := ctx.Err(); err != nil {
 			return doc, err
 		}
 		if m.ID == in.anchorID {
-			doc.anchor = len(lines)
+			doc.anchor = len(doc.msgIDs)
 		}
+		doc.msgIDs = append(doc.msgIDs, m.ID)
+		doc.msgStart = append(doc.msgStart, len(lines))
 		content := termtext.Sanitize(m.Content)
 		more := ""
 		if len(content) > maxMessageChars {
@@ -76,43 +82,77 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		case "assistant":
 			add(st.Detail.AssistantRole.Render("▍ assistant") + st.Detail.Dim.Render(when))
 		case "tool":
-			name := termtext.Sanitize(m.ToolName)
+			name := termtext.OneLine(termtext.Sanitize(m.ToolName))
 			if name == "" {
 				name = "tool"
 			}
 			if !in.expanded {
-				add(st.Detail.ToolRole.Render("  ⚙ "+name+" → ") + st.Detail.Tool.Render(compactLine(highlightTerms(content, in.terms))))
+				add(st.Detail.ToolRole.Render("  ⚙ "+name+" → ") + st.Detail.Tool.Render(compactLine(hl(content))))
 				continue
 			}
 			add(st.Detail.ToolRole.Render("  ⚙ " + name + " output" + when))
-			add(md.Render("```text\n"+strings.ReplaceAll(highlightTerms(content, in.terms), "```", "ˋˋˋ")+"\n```", in.width))
+			add(md.RenderLines(hl(fence("text", content)), w)...)
 			if more != "" {
-				add(st.Detail.Dim.Render(more))
+				wrap(st.Detail.Dim.Render(more))
 			}
 			add("")
 			continue
 		default:
-			add(st.Detail.Dim.Render("▍ "+termtext.Sanitize(m.Role)) + st.Detail.Dim.Render(when))
+			add(st.Detail.Dim.Render("▍ "+termtext.OneLine(termtext.Sanitize(m.Role))) + st.Detail.Dim.Render(when))
 		}
 		if strings.TrimSpace(content) != "" {
-			add(md.Render(highlightTerms(content, in.terms), in.width))
+			add(md.RenderLines(hl(content), w)...)
 		}
 		if more != "" {
-			add(st.Detail.Dim.Render(more))
+			wrap(st.Detail.Dim.Render(more))
 		}
 		if m.ToolCalls != "" && m.ToolCalls != "[]" {
-			calls := termtext.Sanitize(m.ToolCalls)
 			if in.expanded {
 				add(st.Detail.ToolRole.Render("  ⚙ tool calls"))
-				add(md.Render("```json\n"+cutUTF8(calls, maxMessageChars)+"\n```", in.width))
+				add(md.RenderLines(hl(expandedToolCalls(m.ToolCalls)), w)...)
 			} else {
-				add(st.Detail.ToolRole.Render("  ⚙ calls ") + st.Detail.Tool.Render(describeToolCalls(calls)) + st.Detail.Dim.Render("  (t expands)"))
+				add(st.Detail.ToolRole.Render("  ⚙ calls ") + st.Detail.Tool.Render(hl(describeToolCalls(m.ToolCalls))) +
+					st.Detail.Dim.Render("  (t expands)"))
 			}
 		}
 		add("")
 	}
-	doc.lines = lines
+	doc.msgStart = append(doc.msgStart, len(lines))
+	doc.raw = lines
+	doc.lines = make([]string, len(lines))
+	doc.repaint(0, len(lines), false)
 	return doc, nil
+}
+
+// repaint paints raw lines [a, b) into lines, as the current hit or not.
+func (doc *transcriptDoc) repaint(a, b int, current bool) {
+	for i := max(a, 0); i < min(b, len(doc.raw)); i++ {
+		doc.lines[i] = termtext.Fit(paintHits(doc.raw[i], doc.paint, current), doc.width)
+	}
+}
+
+// messageAt returns the index of the message line n belongs to.
+func (doc *transcriptDoc) messageAt(n int) int {
+	lo, hi := 0, len(doc.msgIDs)-1
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if doc.msgStart[mid] <= n {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo
+}
+
+// hasMarks reports whether any raw line in [a, b) holds a highlight.
+func (doc *transcriptDoc) hasMarks(a, b int) bool {
+	for i := a; i < b && i < len(doc.raw); i++ {
+		if strings.ContainsRune(doc.raw[i], termtext.MarkStart) {
+			return true
+		}
+	}
+	return false
 }
 
 // compactLine is the first 200 characters of s on one line.
@@ -132,83 +172,3 @@ func cutUTF8(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
-
-// queryTerms extracts the words of a search query worth highlighting:
-// operators, negated terms, column filters and punctuation are dropped.
-func queryTerms(q string) []string {
-	var terms []string
-	for _, f := range strings.FieldsFunc(q, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`"()*^+{},`, r)
-	}) {
-		switch f {
-		case "OR", "AND", "NOT", "NEAR":
-			continue
-		}
-		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "NEAR/") {
-			continue
-		}
-		if i := strings.IndexByte(f, ':'); i > 0 && i < len(f)-1 {
-			f = f[i+1:]
-		}
-		f = strings.Trim(f, ".,;:!?'")
-		if f != "" {
-			terms = append(terms, f)
-		}
-	}
-	return terms
-}
-
-// highlightTerms wraps case-insensitive occurrences of terms in the highlight
-// markers (replaced by reverse video after rendering). A term that is a
-// prefix of a word (as typed) matches the word's start.
-func highlightTerms(s string, terms []string) string {
-	if len(terms) == 0 || s == "" {
-		return s
-	}
-	lower := strings.ToLower(s)
-	if len(lower) != len(s) { // case folding changed byte offsets: skip rather than mis-mark
-		return s
-	}
-	type span struct{ a, b int }
-	var spans []span
-	for _, t := range terms {
-		lt := strings.ToLower(t)
-		for i := 0; ; {
-			j := strings.Index(lower[i:], lt)
-			if j < 0 {
-				break
-			}
-			spans = append(spans, span{i + j, i + j + len(lt)})
-			i += j + len(lt)
-		}
-	}
-	if len(spans) == 0 {
-		return s
-	}
-	// Sort and merge overlapping spans (terms may overlap: "data", "database").
-	for i := 1; i < len(spans); i++ {
-		for j := i; j > 0 && spans[j].a < spans[j-1].a; j-- {
-			spans[j], spans[j-1] = spans[j-1], spans[j]
-		}
-	}
-	var b strings.Builder
-	b.Grow(len(s) + 6*len(spans))
-	pos := 0
-	for i := 0; i < len(spans); i++ {
-		a, e := spans[i].a, spans[i].b
-		for i+1 < len(spans) && spans[i+1].a <= e {
-			e = max(e, spans[i+1].b)
-			i++
-		}
-		if a < pos {
-			continue
-		}
-		b.WriteString(s[pos:a])
-		b.WriteRune(termtext.MarkStart)
-		b.WriteString(s[a:e])
-		b.WriteRune(termtext.MarkEnd)
-		pos = e
-	}
-	b.WriteString(s[pos:])
-	return b.String()
-}

@@ -30,9 +30,14 @@ func Truncate(s string, w int) string {
 	return ansi.Truncate(s, w, "…")
 }
 
-// Fit truncates s to w cells and pads it with spaces to exactly w.
+// Fit truncates s to w cells and pads it with spaces to exactly w. Styling
+// left open is closed before the padding, so a cut inside a highlight does
+// not paint the rest of the row.
 func Fit(s string, w int) string {
 	s = Truncate(s, w)
+	if strings.Contains(s, "\x1b[") && !strings.HasSuffix(s, "\x1b[0m") {
+		s += "\x1b[0m"
+	}
 	if n := Width(s); n < w {
 		s += strings.Repeat(" ", w-n)
 	}
