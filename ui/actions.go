@@ -79,6 +79,7 @@ func (m *Model) pager() tea.Cmd {
 		return nil
 	}
 	ctx, backend := m.ctx, m.backend
+	hitID, pattern := m.pagerTarget()
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
@@ -97,7 +98,9 @@ func (m *Model) pager() tea.Cmd {
 			cleanup()
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
-		cmd, err := pagerCommand(f.Name())
+		cmd, err := pagerCommand(f.Name(), func(pager string) []string {
+			return pagerStart(pager, sess, msgs, hitID, pattern) // less opens at the current hit
+		})
 		if err != nil {
 			cleanup()
 			return statusMsg{text: err.Error(), err: true}
@@ -107,8 +110,9 @@ func (m *Model) pager() tea.Cmd {
 }
 
 // pagerCommand builds $PAGER (split on spaces, as git does for simple
-// values), else less, else more.
-func pagerCommand(file string) (*exec.Cmd, error) {
+// values), else less, else more; start gives the arguments that open that
+// pager at a position (nil for none).
+func pagerCommand(file string, start func(pager string) []string) (*exec.Cmd, error) {
 	argv := strings.Fields(os.Getenv("PAGER"))
 	if len(argv) == 0 {
 		argv = []string{"less"}
@@ -120,7 +124,11 @@ func pagerCommand(file string) (*exec.Cmd, error) {
 	if err != nil {
 		return nil, fmt.Errorf("pager %q is not installed; set $PAGER", argv[0])
 	}
-	return exec.Command(path, append(argv[1:], file)...), nil
+	args := argv[1:]
+	if start != nil {
+		args = append(args, start(argv[0])...)
+	}
+	return exec.Command(path, append(args, file)...), nil
 }
 
 // runExec suspends the TUI while an external program runs.

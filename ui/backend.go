@@ -57,6 +57,8 @@ type Item struct {
 	Snippet        string // best snippet, matches between highlight markers
 	Preview        string // first user message (browse)
 	Cwd            string
+	// HitIDs are the message ids of the hits counted in Hits, best first.
+	HitIDs []int64
 	// Ref is the backend's own value for this row (a recall.Result), handed
 	// back to Summarize untouched.
 	Ref any

@@ -16,6 +16,9 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		m.showHelp = false
 		return nil
 	}
+	if m.finding() { // the in-pane search prompt takes every key (find.go)
+		return m.findKey(msg)
+	}
 	switch {
 	case key.Matches(msg, k.Cancel):
 		return m.escape()
@@ -45,6 +48,8 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	switch {
+	case key.Matches(msg, k.FocusSearch) && m.focus == focusDetail && !m.summary.open:
+		return m.startFind() // / in the transcript searches it, as in less
 	case key.Matches(msg, k.FocusSearch):
 		m.setFocus(focusSearch)
 	case key.Matches(msg, k.Quit):
@@ -81,6 +86,9 @@ func (m *Model) escape() tea.Cmd {
 	case m.summary.open:
 		m.closeSummary()
 		m.keys.updateKeys(m.focus, false)
+	case m.focus == focusDetail && m.detail.find.pattern != "":
+		cmd, _ := m.clearFind()
+		return cmd
 	case m.focus == focusDetail:
 		m.setFocus(focusList)
 	case m.focus == focusList:

@@ -102,9 +102,10 @@ func (m *Model) View() string {
 	b.WriteByte('\n')
 	b.WriteString(fit(m.filters.chips(m.styles, &m.keys, w), w))
 	b.WriteByte('\n')
-	b.WriteString(m.body())
+	status := m.status.view(w, &m.help, m.keys.ShortHelp())
+	b.WriteString(trimLastLines(m.body(), strings.Count(status, "\n"))) // a long status message wraps upwards
 	b.WriteByte('\n')
-	b.WriteString(m.status.view(w, &m.help, m.keys.ShortHelp()))
+	b.WriteString(status)
 	return b.String()
 }
 
@@ -162,7 +163,7 @@ func (m *Model) detailLines() []string {
 		lines = append(lines, strings.Split(m.summary.view.View(), "\n")...)
 		return lines
 	}
-	lines = append(lines, m.detail.header(w))
+	lines = append(lines, m.detail.header(w, m.focus == focusDetail))
 	if m.emptyDB {
 		return append(lines, fitLines("", w, m.layout.detH-1)...)
 	}

@@ -136,6 +136,12 @@ func TestNavigation(t *testing.T) {
 	if d.m.Focus() != "detail" {
 		t.Fatalf("focus %s, want detail", d.m.Focus())
 	}
+	d.key("/") // in the detail pane: searches the transcript (find_test.go)
+	if !d.m.finding() {
+		t.Fatalf("/ in the detail pane opened no in-pane search")
+	}
+	d.key("esc")       // closes the prompt
+	d.key("shift+tab") // list
 	d.key("/")
 	if d.m.Focus() != "search" {
 		t.Fatalf("/: focus %s", d.m.Focus())
@@ -150,7 +156,7 @@ func TestHitJumps(t *testing.T) {
 	d.pump("transcript with hits", func() bool {
 		return d.m.detail.doc.session.ID == "cc-1111" && d.m.detail.query == "migration"
 	})
-	hits := d.m.detail.doc.hitLines
+	hits := d.m.detail.targets
 	if len(hits) < 3 {
 		t.Fatalf("hit lines = %v, want the matches of three messages", hits)
 	}
@@ -165,7 +171,7 @@ func TestHitJumps(t *testing.T) {
 	if d.m.detail.hit != first {
 		t.Errorf("N did not go back")
 	}
-	if !strings.Contains(d.m.View(), hitOn) {
+	if !strings.Contains(d.m.View(), newHitPaint(d.m.styles).current) {
 		t.Error("no highlighted match in the detail pane")
 	}
 }
@@ -319,8 +325,9 @@ func TestMouseWheel(t *testing.T) {
 	if got := d.m.list.SelectedID(); got != "cx-2222" {
 		t.Fatalf("wheel over list: selected %s", got)
 	}
-	// A click selects the row under the pointer (rows are 3 lines from y=2).
-	d.send(tea.MouseMsg{X: 5, Y: 2 + 2*itemHeight, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
+	// A click selects the row under the pointer (rows are 3 lines from y=3,
+	// under the list's header line).
+	d.send(tea.MouseMsg{X: 5, Y: 3 + 2*itemHeight, Button: tea.MouseButtonLeft, Action: tea.MouseActionPress})
 	if got := d.m.list.SelectedID(); got != "h-3333" {
 		t.Fatalf("click: selected %s", got)
 	}
