@@ -47,18 +47,17 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	}
 	q := parseQuery(query, s.layout.ftsColumns(), f.Typing)
 	res := SearchResult{Index: IndexNone, Complete: true}
-	if q.empty() {
-		res.Elapsed = time.Since(start)
-		return res, nil
+	if !q.empty() {
+		var err error
+		err = s.read(ctx, func(c *conn) error {
+			res, err = s.route(c, q, f)
+			return err
+		})
+		if err != nil {
+			return SearchResult{}, fmt.Errorf("search messages: %w", err)
+		}
 	}
-	var err error
-	err = s.read(ctx, func(c *conn) error {
-		res, err = s.route(c, q, f)
-		return err
-	})
-	if err != nil {
-		return SearchResult{}, fmt.Errorf("search messages: %w", err)
-	}
+	res.Parsed = q.export()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }

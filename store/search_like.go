@@ -120,17 +120,10 @@ func mergeHits(res SearchResult, more []Hit, limit int) SearchResult {
 	return res
 }
 
-// markTerms wraps case-insensitive occurrences of the query's positive terms
-// (and of a CJK term's pieces) in the highlight markers.
+// markTerms wraps case-insensitive occurrences of the query's needles (its
+// positive terms, a mixed-script one by its pieces) in the highlight markers.
 func markTerms(text string, q parsedQuery) string {
-	var needles []string
-	for _, t := range q.positiveTerms() {
-		for _, p := range scriptPieces(t.text) {
-			if p.text != "" {
-				needles = append(needles, strings.ToLower(p.text))
-			}
-		}
-	}
+	needles := q.export().Needles()
 	if len(needles) == 0 || text == "" {
 		return text
 	}
