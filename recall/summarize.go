@@ -112,10 +112,7 @@ func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query stri
 	}
 	terms := windowTerms(parsed)
 	w := matchWindow(t.text, terms, e.opts.Budget)
-	text := w.text
-	if w.start > 0 || w.end < w.total {
-		text = w.render()
-	}
+	text := w.render()
 	if e.client == nil {
 		return Summary{SessionID: r.SessionID, Kind: SummaryExtractive, Reason: "no model configured",
 			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms)}

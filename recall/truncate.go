@@ -12,7 +12,7 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-// Markers added where truncateAroundMatches cut the transcript (Hermes's text).
+// Markers added where a transcript window was cut (Hermes's text).
 const (
 	earlierMarker = "...[earlier conversation truncated]...\n\n"
 	laterMarker   = "\n\n...[later conversation truncated]..."
@@ -22,28 +22,6 @@ const (
 // occurrence of the rarest term for it to count as a co-occurrence.
 const cooccurWindow = 200
 
-// truncateAroundMatches cuts text to at most maxChars characters (runes)
-// around the query's matches, Hermes's _truncate_around_matches measured in
-// characters instead of bytes:
-//
-//  1. every occurrence of the query's words as one phrase;
-//  2. else, with several terms, each occurrence of the rarest term that has
-//     every other term within 200 characters;
-//  3. else every occurrence of every term.
-//
-// Among windows that start a quarter of the budget before a match position,
-// it keeps the first one covering the most positions, and marks cut ends.
-// Matching is case-insensitive (Unicode lower case). Invalid UTF-8 is
-// replaced first, so the output is always valid UTF-8 and never splits a
-// character.
-func truncateAroundMatches(text string, q store.Query, maxChars int) string {
-	w := matchWindow(text, windowTerms(q), maxChars)
-	if w.start == 0 && w.end == w.total {
-		return w.text
-	}
-	return w.render()
-}
-
 // window is where a transcript is cut: rune offsets [start, end) of text,
 // which has total runes. Byte offsets are kept to slice without re-walking.
 type window struct {
@@ -52,8 +30,14 @@ type window struct {
 	startByte, endByte int
 }
 
-// render returns the window's text with the truncation markers.
+// cut reports whether the window leaves part of the text out.
+func (w window) cut() bool { return w.start > 0 || w.end < w.total }
+
+// render returns the window's text, with the truncation markers where it was cut.
 func (w window) render() string {
+	if !w.cut() {
+		return w.text
+	}
 	var b strings.Builder
 	b.Grow(w.endByte - w.startByte + len(earlierMarker) + len(laterMarker))
 	if w.start > 0 {
@@ -66,8 +50,20 @@ func (w window) render() string {
 	return b.String()
 }
 
-// matchWindow computes the window truncateAroundMatches cuts around terms
-// (windowTerms); see there.
+// matchWindow chooses where to cut text to at most maxChars characters
+// (runes) around the matches of terms (windowTerms of the query): Hermes's
+// _truncate_around_matches, measured in characters instead of bytes:
+//
+//  1. every occurrence of the terms as one phrase;
+//  2. else, with several terms, each occurrence of the rarest term that has
+//     every other term within 200 characters;
+//  3. else every occurrence of every term.
+//
+// Among windows that start a quarter of the budget before a match position,
+// it keeps the first one covering the most positions; render marks the cut
+// ends. Matching is case-insensitive (Unicode lower case). Invalid UTF-8 is
+// replaced first, so the output is always valid UTF-8 and never splits a
+// character.
 func matchWindow(text string, terms []string, maxChars int) window {
 	if maxChars <= 0 {
 		maxChars = DefaultBudget

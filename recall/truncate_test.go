@@ -352,6 +352,12 @@ func TestFoldGrowsAtTheEnd(t *testing.T) {
 	}
 }
 
+// truncateAroundMatches is what Summarize does to a transcript: Hermes's
+// _truncate_around_matches, whose line-by-line port refTruncate is the oracle.
+func truncateAroundMatches(text string, q store.Query, maxChars int) string {
+	return matchWindow(text, windowTerms(q), maxChars).render()
+}
+
 // truncateQuery truncates around the matches of a query string, parsed
 // by the store as a search would parse it.
 func truncateQuery(text, query string, maxChars int) string {
