@@ -59,6 +59,9 @@ type Item struct {
 	Cwd            string
 	// HitIDs are the message ids of the hits counted in Hits, best first.
 	HitIDs []int64
+	// Parsed is the query as the search that found the row parsed it (what
+	// the detail pane and the summary highlight).
+	Parsed store.Query
 	// Ref is the backend's own value for this row (a recall.Result), handed
 	// back to Summarize untouched.
 	Ref any

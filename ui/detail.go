@@ -82,7 +82,7 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 	if d.session.ID == d.sessionID {
 		cached = d.msgs // same session: re-render without reading the store
 	}
-	terms := queryTerms(m.lastQuery)
+	terms := m.highlightTerms(d.item)
 	if d.find.pattern != "" {
 		terms = findTerms(d.find.pattern)
 	}

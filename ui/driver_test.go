@@ -191,13 +191,13 @@ func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discover
 				hitIDs = append(hitIDs, m.ID)
 				if hitID == 0 {
 					hitID = m.ID
-					snippet = highlightTerms(m.Content, queryTerms(req.Query))
+					snippet = highlightTerms(m.Content, hlTermsOf(store.ParseQuery(req.Query)))
 				}
 			}
 		}
 		if hits > 0 {
 			items = append(items, Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
-				When: s.StartedAt, Hits: hits, HitIDs: hitIDs, MatchMessageID: hitID, Snippet: snippet})
+				When: s.StartedAt, Hits: hits, HitIDs: hitIDs, Parsed: store.ParseQuery(req.Query), MatchMessageID: hitID, Snippet: snippet})
 		}
 	}
 	return Discovery{Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Items: items}, ctx.Err()

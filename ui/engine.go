@@ -38,7 +38,7 @@ func (b *EngineBackend) Discover(ctx context.Context, req SearchRequest) (Discov
 	out := Discovery{Index: d.Index, Elapsed: d.Elapsed, Items: make([]Item, len(d.Results))}
 	for i, r := range d.Results {
 		out.Items[i] = Item{SessionID: r.SessionID, RootID: r.RootID, Title: r.Title, Source: r.Source,
-			Model: r.Model, When: r.When, Hits: r.Hits, HitIDs: r.HitIDs, MatchedRole: r.MatchedRole,
+			Model: r.Model, When: r.When, Hits: r.Hits, HitIDs: r.HitIDs, Parsed: r.Parsed, MatchedRole: r.MatchedRole,
 			MatchMessageID: r.MatchMessageID, Snippet: r.Snippet, Ref: r}
 	}
 	return out, nil

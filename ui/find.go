@@ -102,7 +102,7 @@ func (m *Model) pagerTarget() (msgID int64, pattern string) {
 	}
 	pattern = d.find.pattern
 	if pattern == "" {
-		if terms := queryTerms(m.lastQuery); len(terms) > 0 {
+		if terms := m.highlightTerms(d.item); len(terms) > 0 {
 			pattern = terms[0].text
 		}
 	}

@@ -1,12 +1,12 @@
 package ui
 
 import (
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -146,45 +146,32 @@ func isCJKRune(r rune) bool {
 	return unicode.In(r, unicode.Han, unicode.Hiragana, unicode.Katakana, unicode.Hangul)
 }
 
-// queryTerms extracts the words of a search query worth highlighting:
-// operators, negated terms, column names, NEAR distances and punctuation
-// are dropped; the last bare word is a prefix (it is still being typed),
-// as is any word ending in *.
-func queryTerms(q string) []hlTerm {
-	var terms []hlTerm
-	typingLast := q != "" && !unicode.IsSpace(rune(q[len(q)-1]))
-	q = nearDistance.ReplaceAllString(q, ")") // NEAR(a b, 5): 5 is no term
-	fields := strings.FieldsFunc(q, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`"()^+{},`, r)
-	})
-	for _, f := range fields {
-		switch f {
-		case "OR", "AND", "NOT", "NEAR":
-			continue
+// hlTermsOf turns the store's parse of a query into highlight terms: each
+// positive term, a mixed-script one by its pieces; CJK pieces match
+// anywhere (the trigram and bigram indexes match substrings), and a prefix
+// term's last piece matches a word's start.
+func hlTermsOf(q store.Query) []hlTerm {
+	var out []hlTerm
+	for _, t := range q.Terms {
+		for i, p := range t.Pieces {
+			if p.Text == "" {
+				continue
+			}
+			out = append(out, hlTerm{text: p.Text, prefix: t.Prefix && i == len(t.Pieces)-1 && !p.CJK, anywhere: p.CJK})
 		}
-		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "NEAR/") {
-			continue
-		}
-		if k := strings.IndexByte(f, ':'); k > 0 && k < len(f)-1 {
-			f = f[k+1:]
-		}
-		prefix := strings.HasSuffix(f, "*")
-		f = strings.Trim(f, ".,;:!?'*")
-		if f == "" {
-			continue
-		}
-		terms = append(terms, hlTerm{text: f, prefix: prefix})
 	}
-	// The word still being typed is the query's last token, a bare word.
-	if last := len(terms) - 1; typingLast && last >= 0 && len(fields) > 0 &&
-		strings.Trim(fields[len(fields)-1], ".,;:!?'*") == terms[last].text && strings.HasSuffix(q, fields[len(fields)-1]) {
-		terms[last].prefix = true
-	}
-	return terms
+	return out
 }
 
-// nearDistance is the ", N)" that ends a NEAR group.
-var nearDistance = regexp.MustCompile(`,\s*\d+\s*\)`)
+// highlightTerms are the terms to highlight for a list row: the query as
+// the search that found the row parsed it (the word being typed is a
+// prefix there), else the query as typed (a row from browsing).
+func (m *Model) highlightTerms(it Item) []hlTerm {
+	if !it.Parsed.Empty() {
+		return hlTermsOf(it.Parsed)
+	}
+	return hlTermsOf(store.ParseQuery(m.lastQuery))
+}
 
 // hitPaint is the styling of highlights, as SGR sequences taken from the
 // styles (Styles.Hit and Styles.HitCurrent), so hits look the same in the

@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/recall-dev/recall/assets"
+	"github.com/recall-dev/recall/store"
 )
 
 func TestLabelFences(t *testing.T) {
@@ -58,19 +59,20 @@ func TestBlockCacheRendersOnlyTheLastBlock(t *testing.T) {
 }
 
 func TestQueryTermsAndHighlight(t *testing.T) {
+	// The terms come from the store's parse: the query the index ran.
 	tests := map[string][]hlTerm{
-		`sqlite migrat`:            {{text: "sqlite"}, {text: "migrat", prefix: true}},
-		`sqlite migrat `:           {{text: "sqlite"}, {text: "migrat"}},
-		`"exact phrase" OR other`:  {{text: "exact"}, {text: "phrase"}, {text: "other", prefix: true}},
-		`foo NOT bar -baz`:         {{text: "foo"}, {text: "bar"}},
+		`sqlite migrat*`:           {{text: "sqlite"}, {text: "migrat", prefix: true}},
+		`"exact phrase" OR other`:  {{text: "exact phrase"}, {text: "other"}},
+		`foo NOT bar -baz`:         {{text: "foo"}},
 		`NEAR(deploy rollback, 5)`: {{text: "deploy"}, {text: "rollback"}},
-		`c++ NEAR(a b, 3)`:         {{text: "c"}, {text: "a"}, {text: "b"}},
-		`title:数据库 prefix*`:        {{text: "数据库"}, {text: "prefix", prefix: true}},
+		`c++ NEAR(a b, 3)`:         {{text: "c++"}, {text: "a"}, {text: "b"}},
+		`content:数据库 prefix*`:      {{text: "数据库", anywhere: true}, {text: "prefix", prefix: true}},
+		`修改youer服务端`:              {{text: "修改", anywhere: true}, {text: "youer"}, {text: "服务端", anywhere: true}},
 		`   `:                      nil,
 	}
 	for q, want := range tests {
-		if got := queryTerms(q); !reflect.DeepEqual(got, want) {
-			t.Errorf("queryTerms(%q) = %+v, want %+v", q, got, want)
+		if got := hlTermsOf(store.ParseQuery(q)); !reflect.DeepEqual(got, want) {
+			t.Errorf("hlTermsOf(ParseQuery(%q)) = %+v, want %+v", q, got, want)
 		}
 	}
 	got := highlightTerms("Database migrations: the DATABASE, metadata", []hlTerm{{text: "data", prefix: true}, {text: "database"}, {text: "migrat", prefix: true}})

@@ -159,7 +159,7 @@ func (m *Model) startSummary(items []Item) tea.Cmd {
 	m.seqSummary++
 	p.seq = m.seqSummary
 	p.open, p.done, p.inFlight, p.rendered, p.follow = true, false, false, 0, true
-	p.terms = queryTerms(m.lastQuery)
+	p.terms = m.highlightTerms(items[0])
 	titles := make([]string, len(items))
 	for i, it := range items {
 		titles[i] = it.Title
