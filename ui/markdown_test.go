@@ -67,7 +67,7 @@ func TestQueryTermsAndHighlight(t *testing.T) {
 		`NEAR(deploy rollback, 5)`: {{text: "deploy"}, {text: "rollback"}},
 		`c++ NEAR(a b, 3)`:         {{text: "c++"}, {text: "a"}, {text: "b"}},
 		`content:数据库 prefix*`:      {{text: "数据库", anywhere: true}, {text: "prefix", prefix: true}},
-		`修改youer服务端`:              {{text: "修改", anywhere: true}, {text: "youer"}, {text: "服务端", anywhere: true}},
+		`修改youer服务端`:               {{text: "修改", anywhere: true}, {text: "youer"}, {text: "服务端", anywhere: true}},
 		`   `:                      nil,
 	}
 	for q, want := range tests {
