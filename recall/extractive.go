@@ -31,16 +31,29 @@ var (
 	pathRE = regexp.MustCompile(`(?:^|[\s"'(\[=:,` + "`" + `])((?:~|\.{1,2})?/[\w.@+\-]+(?:/[\w.@+\-]+)*/?|[\w.\-]+(?:/[\w.@+\-]+)+\.[A-Za-z0-9]{1,8})`)
 	// inlineCodeRE finds `code spans` in prose.
 	inlineCodeRE = regexp.MustCompile("`([^`\n]{3,200})`")
-	// errorRE finds lines that report a failure.
-	errorRE = regexp.MustCompile(`(?i)\b(error|exception|traceback|failed|failure|fatal|panic|denied|refused|not found|cannot|can't)\b`)
+	// errorLineRE finds lines that report a failure the way programs do: an
+	// error or fatal prefix, an exception name, a stack frame, a non-zero
+	// exit, the messages of the usual system calls. Prose that talks about
+	// an error ("the error is that…") is not one.
+	errorLineRE = regexp.MustCompile(`(?i)(?:^|[\s:\[])(?:error|fatal|panic|fail(?:ed|ure)?|critical|err!?)(?:\[[^\]]*\])?:` +
+		`|^(?:error|fatal|panic)\b|(?-i:\b[A-Z]\w*(?:Error|Exception)\b)` +
+		`|^traceback \(most recent call last\)` +
+		`|^\s*at \S+ \(.*:\d+(?::\d+)?\)$|^\s*File ".+", line \d+` +
+		`|^goroutine \d+ \[|^--- FAIL:|^FAIL\b` +
+		`|exit(?:ed)? (?:status|code)[ =]?[1-9]\d*|returned non-zero exit` +
+		`|\b(?:no such file or directory|permission denied|connection refused|command not found|no such host|segmentation fault|out of memory|timed out)\b`)
+	// headingRE is a markdown heading's hashes.
+	headingRE = regexp.MustCompile(`^#{1,6}\s+`)
 )
 
 // extractiveSummary builds the offline summary of a session from the
 // messages in its matched window: the lines that match the query, the
-// commands run, the paths, URLs and error messages mentioned, and the last
+// commands run, the files and URLs mentioned, the error lines, and the last
 // thing the assistant concluded. It reads, it never invents: every line is
-// quoted from the transcript with its message id.
-func extractiveSummary(msgs []store.Message, terms []string) string {
+// quoted from the transcript, named by where it is (pos: "#47 of 188").
+// Quoted lines are cut where markdown allows (a code span or bold run is
+// closed, a heading loses its hashes), so the summary renders as it reads.
+func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) string) string {
 	var matched, commands, paths, urls, errs list
 	matched.max, commands.max, paths.max, urls.max, errs.max = maxMatchedLines, maxCommands, maxPaths, maxURLs, maxErrors
 	// The conclusion is the last assistant reply that matches the query, else
@@ -53,11 +66,19 @@ func extractiveSummary(msgs []store.Message, terms []string) string {
 			content = clipMiddle(content, toolClipAt, toolClipKeep)
 		}
 		for _, c := range toolCallCommands(m.ToolCalls) {
-			commands.add("`" + clipRunes(c, maxLineChars) + "`")
+			commands.add(codeSpan(clipRunes(c, maxLineChars)))
 		}
 		inFence, shellFence := false, false
+		cont := "" // a shell line ending in \ continues on the next
 		for _, line := range strings.Split(content, "\n") {
 			trimmed := strings.TrimSpace(line)
+			if shellFence && cont != "" {
+				trimmed, cont = cont+" "+trimmed, ""
+			}
+			if shellFence && strings.HasSuffix(trimmed, "\\") && !strings.HasPrefix(trimmed, "```") {
+				cont = strings.TrimSpace(strings.TrimSuffix(trimmed, "\\"))
+				continue
+			}
 			if strings.HasPrefix(trimmed, "```") {
 				inFence = !inFence
 				lang := strings.ToLower(strings.TrimPrefix(trimmed, "```"))
@@ -67,24 +88,25 @@ func extractiveSummary(msgs []store.Message, terms []string) string {
 			if trimmed == "" {
 				continue
 			}
+			code := inFence || m.Role == "tool"
 			switch {
 			case strings.HasPrefix(trimmed, "$ "):
-				commands.add("`" + clipRunes(strings.TrimPrefix(trimmed, "$ "), maxLineChars) + "`")
+				commands.add(codeSpan(clipRunes(strings.TrimPrefix(trimmed, "$ "), maxLineChars)))
 			case shellFence && m.Role != "tool" && !strings.HasPrefix(trimmed, "#"):
-				commands.add("`" + clipRunes(trimmed, maxLineChars) + "`")
+				commands.add(codeSpan(clipRunes(trimmed, maxLineChars)))
 			}
 			if hasTerm(trimmed, terms) {
-				matched.add(fmt.Sprintf("#%d %s: %s", m.ID, m.Role, clipAround(trimmed, terms, maxLineChars)))
+				matched.add(fmt.Sprintf("%s (%s): %s", pos(m.ID), m.Role, quoteLine(trimmed, code, terms)))
 			}
-			if errorRE.MatchString(trimmed) && m.Role != "user" {
-				errs.add(fmt.Sprintf("#%d: %s", m.ID, clipRunes(trimmed, maxLineChars)))
+			if code && errorLineRE.MatchString(trimmed) {
+				errs.add(fmt.Sprintf("%s: %s", pos(m.ID), quoteLine(trimmed, true, nil)))
 			}
 			for _, u := range urlRE.FindAllString(trimmed, -1) {
 				urls.add(strings.TrimRight(u, ".,;:!?"))
 			}
 			for _, p := range pathRE.FindAllStringSubmatch(urlRE.ReplaceAllString(trimmed, " "), -1) {
-				if len(p[1]) > 2 {
-					paths.add(strings.TrimRight(p[1], ".,;:"))
+				if p := strings.TrimRight(p[1], ".,;:"); isFilePath(p) {
+					paths.add(codeSpan(p))
 				}
 			}
 		}
@@ -97,7 +119,7 @@ func extractiveSummary(msgs []store.Message, terms []string) string {
 		if m.Role != "tool" {
 			for _, c := range inlineCodeRE.FindAllStringSubmatch(content, -1) {
 				if looksLikeCommand(c[1]) {
-					commands.add("`" + clipRunes(c[1], maxLineChars) + "`")
+					commands.add(codeSpan(clipRunes(c[1], maxLineChars)))
 				}
 			}
 		}
@@ -124,12 +146,99 @@ func extractiveSummary(msgs []store.Message, terms []string) string {
 	section("URLs", urls)
 	section("Errors", errs)
 	if conclusion != nil {
-		fmt.Fprintf(&b, "\nConclusion (assistant, #%d):\n%s\n", conclusion.ID, clipRunes(strings.TrimSpace(conclusion.Content), maxConclusion))
+		fmt.Fprintf(&b, "\nConclusion (assistant, %s):\n%s\n", pos(conclusion.ID), clipMarkdown(strings.TrimSpace(conclusion.Content), maxConclusion))
 	}
 	if len(matched.items)+len(commands.items)+len(paths.items)+len(urls.items)+len(errs.items) == 0 && conclusion == nil {
 		b.WriteString("\nNothing to extract from the matched messages.\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// Positions names messages by where they are in their session ("#47 of
+// 188"), which a reader can find by scrolling, rather than by database id.
+// A message it does not know (the session could not be read whole) is named
+// by its id.
+func Positions(session []store.Message) func(id int64) string {
+	at := make(map[int64]int, len(session))
+	for i, m := range session {
+		at[m.ID] = i + 1
+	}
+	return func(id int64) string {
+		if n, ok := at[id]; ok {
+			return fmt.Sprintf("#%d of %d", n, len(session))
+		}
+		return fmt.Sprintf("message id %d", id)
+	}
+}
+
+// isFilePath reports whether a path-looking match names a file or a
+// directory: two components at least (/etc/hosts), or one with an extension
+// (/README.md), or relative to home or here. A lone "/db" is a container
+// name docker printed, an "--name" argument, a URL's tail: not a path.
+func isFilePath(p string) bool {
+	switch {
+	case len(p) <= 2:
+		return false
+	case strings.HasPrefix(p, "~/"), strings.HasPrefix(p, "./"), strings.HasPrefix(p, "../"):
+		return true
+	case strings.HasPrefix(p, "/"):
+		rest := strings.Trim(p, "/")
+		return strings.Contains(rest, "/") || strings.Contains(strings.TrimLeft(rest, "."), ".")
+	}
+	return true // relative with a directory and an extension (pathRE)
+}
+
+// quoteLine quotes one line of a message in a summary list item: a heading
+// loses its hashes, a code or output line becomes a code span (its * and _
+// are not emphasis), and the line is cut near the first match on a
+// markdown boundary.
+func quoteLine(line string, code bool, terms []string) string {
+	if code && !strings.Contains(line, "`") {
+		return codeSpan(clipAround(line, terms, maxLineChars))
+	}
+	line = headingRE.ReplaceAllString(line, "")
+	out, openCode, openBold := clipWindow(line, terms, maxLineChars)
+	// Reopen what the cut opened before the excerpt, then close what is open at its end.
+	if openCode {
+		out = "...`" + strings.TrimPrefix(out, "...")
+	}
+	if openBold && !openCode {
+		out = "...**" + strings.TrimPrefix(out, "...")
+	}
+	if strings.HasSuffix(out, "`...") && strings.Count(out, "`")%2 == 1 {
+		out = strings.TrimSuffix(out, "`...") + "..." // the cut took only a span's opening backtick
+	}
+	return balanceMarkdown(out)
+}
+
+// codeSpan is s as inline code, with a fence longer than any backtick run in it.
+func codeSpan(s string) string {
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		s = " " + s + " "
+	}
+	return fence + s + fence
+}
+
+// clipMarkdown clips prose to n characters and closes what the cut left open.
+func clipMarkdown(s string, n int) string { return balanceMarkdown(clipRunes(s, n)) }
+
+// balanceMarkdown closes a code span or a bold run that a cut left open, and
+// a code fence, so a quoted excerpt cannot restyle what follows it.
+func balanceMarkdown(s string) string {
+	if strings.Count(s, "```")%2 == 1 {
+		return s + "\n```"
+	}
+	if strings.Count(s, "`")%2 == 1 {
+		s += "`"
+	}
+	if strings.Count(strings.ReplaceAll(s, "`", ""), "**")%2 == 1 {
+		s += "**"
+	}
+	return s
 }
 
 // list collects unique items up to max.
@@ -168,9 +277,17 @@ func hasTerm(s string, terms []string) bool {
 
 // clipAround clips s to n characters, keeping the first matched term in view.
 func clipAround(s string, terms []string, n int) string {
+	out, _, _ := clipWindow(s, terms, n)
+	return out
+}
+
+// clipWindow is clipAround that also says which markdown runs the cut left
+// open at its start: an inline code span (an odd number of backticks before
+// the cut) or a bold run.
+func clipWindow(s string, terms []string, n int) (out string, openCode, openBold bool) {
 	r := []rune(s)
 	if len(r) <= n {
-		return s
+		return s, false, false
 	}
 	low := []rune(foldString(s)) // same rune count as s
 	at := 0
@@ -181,14 +298,17 @@ func clipAround(s string, terms []string, n int) string {
 		}
 	}
 	start := max(0, min(at-n/4, len(r)-n))
-	out := string(r[start : start+n])
+	out = string(r[start : start+n])
 	if start > 0 {
+		before := string(r[:start])
+		openCode = strings.Count(before, "`")%2 == 1
+		openBold = strings.Count(strings.ReplaceAll(before, "`", ""), "**")%2 == 1
 		out = "..." + out
 	}
 	if start+n < len(r) {
 		out += "..."
 	}
-	return out
+	return out, openCode, openBold
 }
 
 // clipRunes clips s to n characters with an ellipsis.

@@ -104,8 +104,8 @@ func TestExtractiveSummary(t *testing.T) {
 				{ID: 4, Role: "assistant", Content: "The deploy works now after `chmod +x ~/app/run.sh`."},
 			},
 			query: "deploy",
-			want: []string{ExtractiveHeading, "- #1 user: the deploy fails", "`chmod +x ~/app/run.sh`", "`ls -l ~/app`", "`./deploy.sh`",
-				"~/app/run.sh", "https://example.com/docs/126", "- #3: Error: exit status 126", "Conclusion (assistant, #4):\nThe deploy works now"},
+			want: []string{ExtractiveHeading, "- #1 of 4 (user): the deploy fails", "`chmod +x ~/app/run.sh`", "`ls -l ~/app`", "`./deploy.sh`",
+				"- `~/app/run.sh`", "https://example.com/docs/126", "- #3 of 4: `Error: exit status 126`", "Conclusion (assistant, #4 of 4):\nThe deploy works now"},
 			notWant: []string{"`# a comment`", "https://example.com/docs/126."},
 		},
 		"no assistant and no match": {
@@ -116,12 +116,12 @@ func TestExtractiveSummary(t *testing.T) {
 		"CJK match": {
 			msgs:  []store.Message{{ID: 6, Role: "user", Content: "数据库迁移失败了"}, {ID: 7, Role: "assistant", Content: "改了端口之后数据库迁移成功。"}},
 			query: "数据库迁移",
-			want:  []string{"- #6 user: 数据库迁移失败了", "Conclusion (assistant, #7):\n改了端口之后数据库迁移成功。"},
+			want:  []string{"- #1 of 2 (user): 数据库迁移失败了", "Conclusion (assistant, #2 of 2):\n改了端口之后数据库迁移成功。"},
 		},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := extractiveSummary(tc.msgs, queryWords(tc.query))
+			got := extractiveSummary(tc.msgs, queryWords(tc.query), Positions(tc.msgs))
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("lacks %q in:\n%s", w, got)
