@@ -102,8 +102,10 @@ func (e *Engine) Summarize(ctx context.Context, query string, results []Result, 
 // summarizeOne builds the result's transcript window and summarizes it.
 func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query string, r *Result, onDelta func(string)) Summary {
 	msgs, loadErr := e.st.Messages(ctx, r.SessionID)
+	pos := Positions(msgs) // "#47 of 188", while msgs is the whole session
 	if loadErr != nil || len(msgs) == 0 {
 		msgs = evidenceMessages(r) // the window phase 1 already read
+		pos = Positions(nil)
 	}
 	t := formatTranscript(msgs)
 	parsed := r.Parsed
@@ -115,7 +117,7 @@ func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query stri
 	text := w.render()
 	if e.client == nil {
 		return Summary{SessionID: r.SessionID, Kind: SummaryExtractive, Reason: "no model configured",
-			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms)}
+			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms, pos)}
 	}
 	fail := func(err error) Summary {
 		reason := err.Error()
