@@ -243,18 +243,18 @@ func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize b
 		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", r.Source, model, recall.FormatWhen(r.When), r.Hits, where)
 		fmt.Fprintf(w, "   %s #%d: %s\n", r.MatchedRole, r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
 		if len(r.BookendStart) > 0 {
-			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, r.BookendStart[0].Role, termtext.Line(r.BookendStart[0].Content, 100))
+			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, r.BookendStart[0].Role, termtext.Line(recall.ReadableText(r.BookendStart[0]), 100))
 		}
 		for _, m := range r.Messages {
 			mark := "      "
 			if m.ID == r.MatchMessageID {
 				mark = "   >  "
 			}
-			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, m.Role, termtext.Line(m.Content, 100))
+			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, m.Role, termtext.Line(recall.ReadableText(m), 100))
 		}
 		if n := len(r.BookendEnd); n > 0 {
 			last := r.BookendEnd[n-1]
-			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, last.Role, termtext.Line(last.Content, 100))
+			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, last.Role, termtext.Line(recall.ReadableText(last), 100))
 		}
 	}
 	if summarize && !e.HasModel() {
