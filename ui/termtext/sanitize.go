@@ -160,7 +160,8 @@ func skipEscape(s string, i int) int {
 	switch c := s[i]; {
 	case c == '[':
 		return skipCSI(s, i+1)
-	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_':
+	case c == ']' || c == 'P' || c == 'X' || c == '^' || c == '_' || c == 'k':
+		// OSC, DCS, SOS, PM, APC, and screen's and tmux's ESC k (window name).
 		return skipString(s, i+1)
 	case c >= 0x20 && c <= 0x2f: // intermediates, then one final byte (ESC ( B)
 		for i < len(s) && s[i] >= 0x20 && s[i] <= 0x2f {

@@ -23,6 +23,7 @@ func TestSanitize(t *testing.T) {
 		"apc pm sos":           {"\x1b_apc\x1b\\\x1b^pm\x1b\\\x1bXsos\x1b\\ok", "ok"},
 		"unterminated osc":     {"ok\x1b]0;never ends", "ok"},
 		"two byte esc":         {"\x1bcreset\x1b7saved\x1b8", "resetsaved"},
+		"window name (ESC k)":  {"a\x1bkPWNED\x1b\\b", "ab"},
 		"charset esc":          {"\x1b(Bascii", "ascii"},
 		"lone esc at end":      {"end\x1b", "end"},
 		"8-bit csi":            {"a\u009b31mb", "ab"},
