@@ -125,7 +125,9 @@ func e2eHostile(t *testing.T, bin string) {
 		{[]string{"Tab", "Tab"}, "detail focus", func(s string) bool { return strings.Contains(s, "hit ") }},
 		{[]string{"t"}, "raw tool view", func(s string) bool { return strings.Contains(s, `"description"`) }},
 		{[]string{"G"}, "bottom", func(s string) bool { return strings.Contains(s, "100%") || strings.Contains(s, "all") }},
-		{[]string{"o"}, "pager", func(s string) bool { return strings.Contains(s, "# docker hostile") || strings.Contains(s, "(END)") || strings.Contains(s, "hostile-1") }},
+		{[]string{"o"}, "pager", func(s string) bool {
+			return strings.Contains(s, "# docker hostile") || strings.Contains(s, "(END)") || strings.Contains(s, "hostile-1")
+		}},
 		{[]string{"G"}, "pager end", func(s string) bool { return strings.Contains(s, "(END)") }},
 		{[]string{"q"}, "back from the pager", func(s string) bool { return strings.Contains(s, "Sessions") && strings.Contains(s, "❯ docker") }},
 		{[]string{"s"}, "summary", func(s string) bool { return strings.Contains(s, "no model configured") }},
