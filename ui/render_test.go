@@ -156,7 +156,7 @@ func manyHitsBackend() *fakeBackend {
 		m := store.Message{ID: int64(i + 1), SessionID: "n-1", Role: []string{"user", "assistant"}[i%2], Timestamp: testNow,
 			Content: fmt.Sprintf("Step %d: some words to fill the pane before the point.\n\n%s", i, strings.Repeat("Filler line without the term.\n\n", 4))}
 		if i%3 == 1 {
-			m.Content += "The docker network was the answer here."
+			m.Content += "The docker network was the answer here.\n\nCheck the docker network again."
 			m.ToolCalls = `[{"id":"toolu_1","type":"function","function":{"name":"Bash","arguments":"{\"command\":\"docker network ls\",\"description\":\"List the networks\"}"}}]`
 		}
 		msgs = append(msgs, m)
