@@ -256,24 +256,36 @@ func (d *detailView) setCurrent(i int, show bool) {
 	}
 }
 
+// selectionRefreshed takes the selected row's new hits when a new answer
+// (the ranked phase after the first) lists the shown session again: the
+// pane counts and visits what the list now says, keeping the current hit.
+func (m *Model) selectionRefreshed() {
+	d := &m.detail
+	it, ok := m.list.Selected()
+	if !ok || it.SessionID != d.sessionID || d.doc.find != "" || d.loading {
+		return
+	}
+	d.item = it
+	cur := -1
+	if d.hit >= 0 && d.hit < len(d.targetMsg) {
+		cur = d.targetMsg[d.hit]
+	}
+	a, b := d.currentRange()
+	d.doc.repaint(a, b, false)
+	d.computeTargets()
+	d.hit = -1
+	if i := d.targetOfMessage(cur); i >= 0 {
+		d.setCurrent(i, false)
+	}
+}
+
 // jumpHit moves to the next (dir 1) or previous (dir -1) hit.
 func (m *Model) jumpHit(dir int) tea.Cmd {
 	d := &m.detail
 	if m.summary.open {
 		return m.status.set("no hits in the summary: esc closes it", false)
 	}
-	if it, ok := m.list.Selected(); ok && it.SessionID == d.sessionID && d.doc.find == "" {
-		// The ranked answer may have arrived since the transcript did: count what the list counts.
-		d.item = it
-		cur := -1
-		if d.hit >= 0 && d.hit < len(d.targetMsg) {
-			cur = d.targetMsg[d.hit]
-		}
-		a, b := d.currentRange()
-		d.doc.repaint(a, b, false)
-		d.computeTargets()
-		d.hit = d.targetOfMessage(cur)
-	}
+	m.selectionRefreshed()
 	n := len(d.targets)
 	if n == 0 {
 		if d.doc.find != "" {
