@@ -124,6 +124,7 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query {
 		return m.selectionChanged()
 	}
+	m.selectionRefreshed() // same session: the detail pane counts the new answer's hits (detail.go)
 	return nil
 }
 
