@@ -3,6 +3,7 @@ package ui
 import (
 	"strings"
 
+	"github.com/charmbracelet/bubbles/key"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -31,10 +32,16 @@ func (m *Model) helpView() string {
 	st := m.styles.Help
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Keys"))
-	b.WriteString("  (any key closes this help; letter keys act when the list or detail pane has focus)\n")
-	m.help.Width = m.width
+	intro := "  (any key closes this help; letter keys act when the list or detail pane has focus)"
+	for i, l := range termtext.Wrap(intro, max(10, m.width-4), "  ") {
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(st.Body.Render(l))
+	}
+	b.WriteString("\n")
 	all := DefaultKeyMap() // every binding, whatever the focus
-	b.WriteString(m.help.FullHelpView(all.FullHelp()))
+	b.WriteString(m.keyTable(all.FullHelp(), m.width))
 	b.WriteString("\n\n")
 	b.WriteString(st.Title.Render("Query syntax (SQLite FTS5)"))
 	col := 0
@@ -48,4 +55,59 @@ func (m *Model) helpView() string {
 		b.WriteString("\n" + st.Body.Render(l))
 	}
 	return b.String()
+}
+
+// keyTable lays the key groups out as columns, each as wide as its widest
+// key and description (measured with termtext.Width), as many side by side
+// as fit in width; the others continue in a band below, so no group is cut
+// off on a narrow terminal.
+func (m *Model) keyTable(groups [][]key.Binding, width int) string {
+	const gap = 3
+	ks := m.styles.Keys
+	type column struct {
+		rows []string
+		w    int
+	}
+	var cols []column
+	for _, g := range groups {
+		kw, dw := 0, 0
+		for _, k := range g {
+			kw, dw = max(kw, termtext.Width(k.Help().Key)), max(dw, termtext.Width(k.Help().Desc))
+		}
+		c := column{w: kw + 1 + dw}
+		for _, k := range g {
+			c.rows = append(c.rows, ks.FullKey.Render(termtext.PadRight(k.Help().Key, kw))+" "+ks.FullDesc.Render(termtext.PadRight(k.Help().Desc, dw)))
+		}
+		cols = append(cols, c)
+	}
+	var bands []string
+	for len(cols) > 0 {
+		n, w := 1, cols[0].w
+		for n < len(cols) && w+gap+cols[n].w <= width {
+			w += gap + cols[n].w
+			n++
+		}
+		height := 0
+		for _, c := range cols[:n] {
+			height = max(height, len(c.rows))
+		}
+		lines := make([]string, height)
+		for i := range lines {
+			var l strings.Builder
+			for j, c := range cols[:n] {
+				cell := strings.Repeat(" ", c.w)
+				if i < len(c.rows) {
+					cell = c.rows[i]
+				}
+				if j > 0 {
+					l.WriteString(strings.Repeat(" ", gap))
+				}
+				l.WriteString(cell)
+			}
+			lines[i] = strings.TrimRight(l.String(), " ")
+		}
+		bands = append(bands, strings.Join(lines, "\n"))
+		cols = cols[n:]
+	}
+	return strings.Join(bands, "\n\n")
 }
