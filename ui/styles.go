@@ -80,14 +80,16 @@ func newStyles(mono bool) *Styles {
 	s.List.When = lipgloss.NewStyle().Foreground(c("243")).Faint(mono)
 	s.List.Snippet = lipgloss.NewStyle().Foreground(c("250"))
 	s.List.Counter = lipgloss.NewStyle().Foreground(c("243")).Faint(mono)
-	s.List.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237")).Reverse(mono)
-	s.List.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono).Underline(mono)
+	// A pane's title bar: grey, and the accent colour while the pane has
+	// focus; without colour, plain bold and reverse video.
+	s.List.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237"))
+	s.List.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono)
 	s.List.Preview = lipgloss.NewStyle().Foreground(c("245")).Italic(true)
 	s.List.Empty = lipgloss.NewStyle().Foreground(c("245")).Faint(mono)
 
-	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237")).Reverse(mono)
-	s.Detail.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono).Underline(mono)
-	s.Detail.Scroll = lipgloss.NewStyle().Foreground(c("245")).Background(c("237")).Reverse(mono)
+	s.Detail.Header = lipgloss.NewStyle().Bold(true).Foreground(c("250")).Background(c("237"))
+	s.Detail.FocusedHeader = lipgloss.NewStyle().Bold(true).Foreground(c("230")).Background(c("62")).Reverse(mono)
+	s.Detail.Scroll = lipgloss.NewStyle().Foreground(c("245")).Background(c("237")).Faint(mono)
 	s.Detail.Role = lipgloss.NewStyle().Bold(true)
 	s.Detail.UserRole = lipgloss.NewStyle().Bold(true).Foreground(c("75"))
 	s.Detail.AssistantRole = lipgloss.NewStyle().Bold(true).Foreground(c("114"))
