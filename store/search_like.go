@@ -63,8 +63,12 @@ func (s *Store) searchLike(c *conn, q parsedQuery, f SearchFilter, extra string,
 	res.Query = cond
 	filter, fargs := s.filterSQL(f)
 	snip, sargs := likeSnippet(firstCJKPiece(firstText(q)))
+	order := f.Sort.orderBy()
+	if order == "" {
+		order = " ORDER BY m.id DESC"
+	}
 	sql := "SELECT " + s.hitColumns(snip, "0") + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE " +
-		cond + " AND " + filter + extra + " ORDER BY m.id DESC LIMIT ? OFFSET ?"
+		cond + " AND " + filter + extra + order + " LIMIT ? OFFSET ?"
 	args := append(append(append(append(sargs, cargs...), fargs...), extraArgs...), f.Limit, f.Offset)
 	err := c.query(sql, args, func(st stmtRow) error {
 		h := scanHit(st, IndexLike)
