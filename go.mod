@@ -8,6 +8,8 @@ require (
 	github.com/charmbracelet/glamour v1.0.0
 	github.com/charmbracelet/lipgloss v1.1.1-0.20250404203927-76690c660834
 	github.com/charmbracelet/x/ansi v0.11.9
+	// Comes with the MCP SDK; tests validate answers against assets/schema with it.
+	github.com/google/jsonschema-go v0.4.3
 	github.com/klauspost/compress v1.20.4
 	// The official MCP SDK: `recall mcp` (ui/mcpserver).
 	github.com/modelcontextprotocol/go-sdk v1.8.0
@@ -17,8 +19,6 @@ require (
 	github.com/tetratelabs/wazero v1.11.0
 	golang.org/x/term v0.36.0
 )
-
-require github.com/google/jsonschema-go v0.4.3
 
 require (
 	github.com/alecthomas/chroma/v2 v2.20.0 // indirect

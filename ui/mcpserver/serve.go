@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -23,8 +22,8 @@ const maxFrame = mcp.DefaultMaxLineLength
 // ctx is done; both are a clean end, not an error. out carries protocol
 // frames only.
 //
-// A malformed frame gets a JSON-RPC error response and is dropped, and the
-// server goes on: the SDK's transport ends the whole connection on the
+// A malformed frame is dropped (with an error response when it has an id,
+// and a line on stderr), and the server goes on: the SDK's transport ends the whole connection on the
 // first line it cannot decode, which would take the tool away from the
 // agent for the rest of its session.
 func Serve(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, log *slog.Logger) error {
@@ -104,7 +103,7 @@ func (g *frameGuard) readLine() ([]byte, error) {
 			for errors.Is(err, bufio.ErrBufferFull) {
 				_, err = g.r.ReadSlice('\n')
 			}
-			g.reply(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, fmt.Sprintf("frame longer than %d bytes dropped", maxFrame))
+			g.log.Warn("dropped a frame longer than the limit", "limit", maxFrame)
 			if err != nil {
 				return nil, err
 			}
@@ -124,17 +123,19 @@ func (g *frameGuard) readLine() ([]byte, error) {
 func (g *frameGuard) check(line []byte) []byte {
 	if !json.Valid(line) {
 		g.log.Warn("dropped a frame that is not JSON", "frame", clip(line))
-		g.reply(jsonrpc.ID{}, jsonrpc.CodeParseError, "parse error: the frame is not JSON")
 		return nil
 	}
 	msgs := []json.RawMessage{line}
 	if line[0] == '[' {
 		if err := json.Unmarshal(line, &msgs); err != nil || len(msgs) == 0 {
-			g.reply(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: an empty batch")
+			g.log.Warn("dropped an empty batch")
 			return nil
 		}
 		if g.protocol >= "2025-06-18" {
-			g.reply(jsonrpc.ID{}, jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported in protocol "+g.protocol)
+			g.log.Warn("dropped a JSON-RPC batch, which protocol "+g.protocol+" does not allow", "frame", clip(line))
+			for _, m := range msgs {
+				g.reply(idOf(m), jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported in protocol "+g.protocol)
+			}
 			return nil
 		}
 	}
@@ -156,18 +157,16 @@ func (g *frameGuard) check(line []byte) []byte {
 	return append(line, '\n')
 }
 
-// reply writes an error response for id; an unknown id is sent as null,
-// as JSON-RPC 2.0 asks for a frame whose id could not be read.
+// reply writes an error response to the request with id. A frame whose id
+// cannot be read gets no reply, only a line on stderr: JSON-RPC 2.0 would
+// answer it with "id": null, but the SDK's own client treats such a
+// response as a broken stream and drops the connection, which is the very
+// failure the guard exists to prevent.
 func (g *frameGuard) reply(id jsonrpc.ID, code int64, msg string) {
-	type errObj struct {
-		Code    int64  `json:"code"`
-		Message string `json:"message"`
+	if !id.IsValid() {
+		return
 	}
-	data, err := json.Marshal(struct {
-		JSONRPC string `json:"jsonrpc"`
-		ID      any    `json:"id"`
-		Error   errObj `json:"error"`
-	}{"2.0", id.Raw(), errObj{code, msg}})
+	data, err := jsonrpc.EncodeMessage(&jsonrpc.Response{ID: id, Error: &jsonrpc.Error{Code: code, Message: msg}})
 	if err != nil {
 		g.log.Error("encode error reply", "error", err)
 		return
