@@ -339,7 +339,8 @@ func TestSearchSort(t *testing.T) {
 	var res SearchResult
 	err := st.read(context.Background(), func(c *conn) error {
 		var err error
-		res, err = st.searchLike(c, parseQuery("deploy", st.layout.ftsColumns(), false), SearchFilter{Sort: SortOldest, Limit: 50}, "")
+		q := parseQuery("deploy", st.layout.ftsColumns(), false)
+		res, err = st.searchLike(c, q, st.match(q, IndexLike), SearchFilter{Sort: SortOldest, Limit: 50}, "")
 		return err
 	})
 	if err != nil {
