@@ -25,28 +25,25 @@ func fit(env any, req Request) []byte {
 	if req.MaxChars <= 0 {
 		return p.render(env, req.Indent)
 	}
-	f := &fitter{max: req.MaxChars, render: func() []byte { return p.render(env, req.Indent) }}
+	b := &Budget{MaxChars: req.MaxChars}
+	f := &fitter{max: req.MaxChars, budget: b, render: func() []byte { return p.render(env, req.Indent) }}
 	switch e := env.(type) {
 	case *Discover:
-		e.Budget = &Budget{MaxChars: req.MaxChars}
-		f.budget = e.Budget
+		e.Budget = b
 		f.hint = "Trimmed to fit max_chars. For more of a result, scroll: its session_id + around_message_id=<its match_message_id> " +
 			"(window up to 20); or raise max_chars."
 		fitDiscover(f, e)
 	case *Browse:
-		e.Budget = &Budget{MaxChars: req.MaxChars}
-		f.budget = e.Budget
+		e.Budget = b
 		f.hint = "Trimmed to fit max_chars: fewer sessions than asked for. Raise max_chars, or pass a query to search."
 		fitBrowse(f, e)
 	case *Scroll:
-		e.Budget = &Budget{MaxChars: req.MaxChars}
-		f.budget = e.Budget
+		e.Budget = b
 		f.hint = "Trimmed to fit max_chars. Scroll again with around_message_id=<the first or last id shown> " +
 			"and a smaller window, or raise max_chars, to see what was left out."
 		fitScroll(f, e)
 	case *Read:
-		e.Budget = &Budget{MaxChars: req.MaxChars}
-		f.budget = e.Budget
+		e.Budget = b
 		f.hint = "Trimmed to fit max_chars. Pass around_message_id (any id above) to scroll, or raise max_chars."
 		fitRead(f, e)
 	default:
