@@ -152,7 +152,7 @@ func messages(msgs []store.Message, anchor int64) []Message {
 }
 
 func message(m store.Message, anchor int64) Message {
-	jm := Message{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: Epoch(m.Timestamp),
+	jm := Message{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: epoch(m.Timestamp),
 		ToolName: m.ToolName, ToolCallID: m.ToolCallID, Anchor: anchor != 0 && m.ID == anchor}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
@@ -164,16 +164,16 @@ func message(m store.Message, anchor int64) Message {
 	return jm
 }
 
-// Epoch is a time as Hermes stores it: float Unix seconds (0 when unknown).
-func Epoch(t time.Time) float64 {
+// epoch is a time as Hermes stores it: float Unix seconds (0 when unknown).
+func epoch(t time.Time) float64 {
 	if t.IsZero() {
 		return 0
 	}
 	return float64(t.UnixNano()) / 1e9
 }
 
-// MarkedSnippet renders the store's highlight markers as Hermes's >>> <<<.
-func MarkedSnippet(s string) string {
+// markedSnippet renders the store's highlight markers as Hermes's >>> <<<.
+func markedSnippet(s string) string {
 	return strings.NewReplacer(store.HighlightStart, ">>>", store.HighlightEnd, "<<<").Replace(s)
 }
 
@@ -205,7 +205,7 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	for i, r := range d.Results {
 		jr := Result{SessionID: r.SessionID, When: recall.FormatWhen(r.When), Source: r.Source, Model: modelOr(r.Model),
 			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchMessageID: r.MatchMessageID,
-			Snippet: MarkedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
+			Snippet: markedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
 			Messages: messages(r.Messages, r.MatchMessageID), BookendEnd: messages(r.BookendEnd, 0),
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits}
 		if r.RootID != "" && r.RootID != r.SessionID {
@@ -224,7 +224,7 @@ func browseEnvelope(list []store.SessionSummary) *Browse {
 	items := make([]BrowseItem, 0, len(list))
 	for _, s := range list {
 		items = append(items, BrowseItem{SessionID: s.ID, Title: titlePtr(s.Title), Source: s.Source,
-			StartedAt: Epoch(s.StartedAt), LastActive: Epoch(s.LastActive), MessageCount: s.MessageCount, Preview: s.Preview})
+			StartedAt: epoch(s.StartedAt), LastActive: epoch(s.LastActive), MessageCount: s.MessageCount, Preview: s.Preview})
 	}
 	return &Browse{Success: true, Mode: "browse", Results: items, Count: len(items), Message: browseMessage(len(items))}
 }

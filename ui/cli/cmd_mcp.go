@@ -1,6 +1,8 @@
 package cli
 
 import (
+	"errors"
+	"flag"
 	"fmt"
 	"log/slog"
 	"os"
@@ -27,7 +29,10 @@ func runMCP(env *Env, c *Command, args []string) error {
 	verbose := fs.Bool("verbose", false, "log every call to stderr")
 	words, err := parseArgs(fs, args)
 	if err != nil {
-		return err
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError("%v", err)
 	}
 	if len(words) > 0 {
 		return usageError("unexpected argument %q", words[0])

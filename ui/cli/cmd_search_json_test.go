@@ -221,6 +221,11 @@ func TestMCPPrintConfig(t *testing.T) {
 	if code, _, errs := runCLI(t, false, "mcp", "--print-config", "cursor"); code != 2 || !strings.Contains(errs, "claude, codex, gemini, hermes") {
 		t.Errorf("unknown agent: exit %d %q", code, errs)
 	}
+	for _, args := range [][]string{{"--max-chars", "5"}, {"--summary-timeout", "0s"}, {"--bogus"}, {"serve"}} {
+		if code, out, errs := runCLI(t, false, append([]string{"mcp"}, args...)...); code != 2 || out != "" || errs == "" {
+			t.Errorf("mcp %v: exit %d, stdout %q, stderr %q; want a usage error", args, code, out, errs)
+		}
+	}
 }
 
 func jsonString(s string) string {
