@@ -20,11 +20,11 @@ import (
 // control characters other than newline and tab, carriage returns, bidi
 // embedding/override/isolate characters and the snippet highlight markers
 // removed, and invalid UTF-8 replaced by U+FFFD.
-func Sanitize(s string) string { return sanitize(s, false) }
+func Sanitize(s string) string { return sanitize(s, false, false) }
 
 // SanitizeSnippet is Sanitize but keeps store.HighlightStart/HighlightEnd,
 // which the store puts into snippets on purpose.
-func SanitizeSnippet(s string) string { return sanitize(s, true) }
+func SanitizeSnippet(s string) string { return sanitize(s, true, false) }
 
 // SanitizeStyled is for text our own renderers styled from stored text
 // (Glamour's output): it keeps SGR sequences (colours, bold, reverse) and the
@@ -32,41 +32,7 @@ func SanitizeSnippet(s string) string { return sanitize(s, true) }
 // a renderer decoded from its input (an HTML entity such as &#27;, a JSON
 // escape such as \u001b) cannot reach the terminal either. It is the last
 // step before the screen.
-func SanitizeStyled(s string) string {
-	if clean(s, true) {
-		return s
-	}
-	var b strings.Builder
-	b.Grow(len(s))
-	for i := 0; i < len(s); {
-		if s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
-			end := skipCSI(s, i+2)
-			if isSGR(s[i+2 : end]) {
-				b.WriteString(s[i:end])
-			}
-			i = end
-			continue
-		}
-		r, size := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && size == 1:
-			b.WriteRune(utf8.RuneError)
-			i++
-		case r == 0x1b:
-			i = skipEscape(s, i+1)
-		case r == 0x9b:
-			i = skipCSI(s, i+size)
-		case r == 0x9d, r == 0x90, r == 0x98, r == 0x9e, r == 0x9f:
-			i = skipString(s, i+size)
-		case dropRune(r, true):
-			i += size
-		default:
-			b.WriteString(s[i : i+size])
-			i += size
-		}
-	}
-	return b.String()
-}
+func SanitizeStyled(s string) string { return sanitize(s, true, true) }
 
 // isSGR reports whether the body of a CSI sequence (after ESC [) is a plain
 // SGR: digits, ';' and ':' ending in 'm'. Private or intermediate forms are
@@ -78,13 +44,23 @@ func isSGR(body string) bool {
 	return strings.Trim(body[:len(body)-1], "0123456789;:") == ""
 }
 
-func sanitize(s string, keepMarks bool) string {
+// sanitize is the one loop behind the three: keepMarks keeps the highlight
+// markers, keepSGR the SGR sequences.
+func sanitize(s string, keepMarks, keepSGR bool) string {
 	if clean(s, keepMarks) {
 		return s
 	}
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {
+		if keepSGR && s[i] == 0x1b && i+1 < len(s) && s[i+1] == '[' {
+			end := skipCSI(s, i+2)
+			if isSGR(s[i+2 : end]) {
+				b.WriteString(s[i:end])
+			}
+			i = end
+			continue
+		}
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
 		case r == utf8.RuneError && size == 1:
