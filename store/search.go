@@ -22,17 +22,15 @@ const maxLimit = 1000
 
 // SearchMessages finds messages matching a user query, as typed. Malformed
 // syntax is never an error: it is repaired into the nearest valid query (see
-// parseQuery). Only cancellation and I/O errors are returned. The query is
-// routed to one index:
-//
-//   - no CJK: messages_fts (unicode61); when that finds nothing, the Latin
-//     pieces of mixed-script runs (recall_fts_cjk) and then substrings
-//     (trigram) are tried, so "youer" finds 修改youer服务端;
-//   - CJK terms of 3+ characters (and no short terms): messages_fts_trigram,
-//     as Hermes routes them;
-//   - 1-2 character CJK terms: recall_fts_cjk, the bigram index;
-//   - a LIKE scan, newest first and bounded by the limit, only when no index
-//     can answer (a foreign database without recall_fts_cjk, a stale index).
+// parseQuery), and a hostile one is cut down with a Notice. Only
+// cancellation and I/O errors are returned. Which index answers is decided
+// in one place, Store.plan (route.go): in short, words go to messages_fts
+// (unicode61), with the Latin pieces of mixed-script runs (recall_fts_cjk)
+// and then substrings (trigram) tried when that finds nothing, so "youer"
+// finds 修改youer服务端; CJK terms of 3+ characters go to
+// messages_fts_trigram, as Hermes routes them, and 1-2 character ones to
+// recall_fts_cjk; a LIKE scan, newest first and bounded by the limit,
+// answers what no index of this file can.
 func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter) (SearchResult, error) {
 	start := time.Now()
 	if f.Limit <= 0 {
