@@ -115,10 +115,17 @@ func withoutRepeats(p []attempt) []attempt {
 	return out
 }
 
+// maxSubstringRunes is the longest Latin term read as a substring on the
+// trigram index (a word being typed, the retry of a word with no hits):
+// nobody types 33 characters of a fragment, and every character is one
+// more trigram doclist to intersect ("erer…" of 64 characters cost seconds).
+// Longer words are whole words, or prefixes while typed, on unicode61.
+const maxSubstringRunes = 32
+
 // queryShape is what routing needs to know about a query's terms.
 type queryShape struct {
 	anyCJK         bool // some term contains CJK
-	allLong        bool // every term has 3+ characters (CJK ones 3+ CJK characters): trigram can answer
+	allLong        bool // trigram can answer: every term has 3+ characters (CJK ones 3+ CJK characters), Latin ones at most maxSubstringRunes
 	typingFragment bool // the last term is a bare prefix of 4+ characters, longer than the prefix indexes (1-3)
 }
 
@@ -130,7 +137,7 @@ func shapeOf(q parsedQuery) queryShape {
 			if cjkCount(t.text) < 3 {
 				sh.allLong = false
 			}
-		} else if utf8.RuneCountInString(t.text) < 3 {
+		} else if n := utf8.RuneCountInString(t.text); n < 3 || n > maxSubstringRunes {
 			sh.allLong = false
 		}
 	}
@@ -146,7 +153,7 @@ func asComplete(q parsedQuery) parsedQuery {
 	toks := append([]qtok(nil), q.toks...)
 	last := &toks[len(toks)-1]
 	last.prefix, last.typed = false, false
-	return parsedQuery{toks: toks}
+	return parsedQuery{toks: toks, notice: q.notice}
 }
 
 // gap is a set of rows an index does not (yet) cover, which a LIKE scan
