@@ -20,14 +20,14 @@ import (
 // TestHostileQueriesHeavy types generated hostile queries (store.HostileQuery:
 // deep nesting, thousands of terms, huge phrases, NEAR groups, long words,
 // CJK runs, punctuation, all spliced and cut at random) at a real database,
-// both phases, typed and not, for RECALL_HOSTILE_DURATION (default 90s):
+// both phases, typed and not, for RECALL_HOSTILE_DURATION (default 60s):
 // every one must answer (no error; a notice, if any, on one line). The
 // worst cases are logged, not asserted: timings belong to benchmarks. The
 // database is $RECALL_BENCH_DB (the 1M corpus) or else 100,000 generated
 // messages.
 func TestHostileQueriesHeavy(t *testing.T) {
 	ctx := context.Background()
-	dur := 90 * time.Second
+	dur := 60 * time.Second
 	if v := os.Getenv("RECALL_HOSTILE_DURATION"); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil {
