@@ -58,6 +58,11 @@ func (c *countingStore) Session(ctx context.Context, id string) (store.Session, 
 	return c.Store.Session(ctx, id)
 }
 
+func (c *countingStore) RootSession(ctx context.Context, id string) (string, error) {
+	c.count("RootSession")
+	return c.Store.RootSession(ctx, id)
+}
+
 func (c *countingStore) RootSessions(ctx context.Context, ids []string) (map[string]string, error) {
 	c.count("RootSessions")
 	return c.Store.RootSessions(ctx, ids)

@@ -36,6 +36,7 @@ type Store interface {
 	SearchMessages(ctx context.Context, query string, f store.SearchFilter) (store.SearchResult, error)
 	SessionByTitle(ctx context.Context, title string) (store.Session, error)
 	Session(ctx context.Context, id string) (store.Session, error)
+	RootSession(ctx context.Context, id string) (string, error)
 	RootSessions(ctx context.Context, ids []string) (map[string]string, error)
 	Messages(ctx context.Context, sessionID string) ([]store.Message, error)
 	MessagesAround(ctx context.Context, sessionID string, anchor int64, window int) (msgs []store.Message, before, after int, err error)

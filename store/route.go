@@ -254,7 +254,8 @@ func (s *Store) runAttempt(c *conn, a attempt, f SearchFilter) (SearchResult, er
 // not cover, up to the limit.
 func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (SearchResult, error) {
 	for _, g := range s.gaps() {
-		if len(res.Hits) >= f.Limit || !containsIndex(g.indexes, a.index) {
+		full := len(res.Hits) >= f.Limit && f.Sort == SortRank // a time sort may want a gap's row first
+		if full || !containsIndex(g.indexes, a.index) {
 			continue
 		}
 		if g.probe != "" {
@@ -269,8 +270,21 @@ func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (
 		if err != nil {
 			return res, err
 		}
-		res = mergeHits(res, more.Hits, f.Limit)
 		res.Complete = res.Complete && more.Complete
+		if f.Sort == SortRank {
+			res = mergeHits(res, more.Hits, f.Limit)
+			continue
+		}
+		// A time order holds across the index's page and the gap's: merge
+		// both whole, order, then cut to the limit.
+		res = mergeHits(res, more.Hits, 2*f.Limit)
+		slices.SortStableFunc(res.Hits, func(a, b Hit) int {
+			if f.Sort == SortOldest {
+				return a.Timestamp.Compare(b.Timestamp)
+			}
+			return b.Timestamp.Compare(a.Timestamp)
+		})
+		res.Hits = res.Hits[:min(len(res.Hits), f.Limit)]
 	}
 	return res, nil
 }

@@ -237,3 +237,26 @@ func TestFirstPhaseScanIsBounded(t *testing.T) {
 		t.Errorf("docker final phase = %v, want [1 2 3]", got)
 	}
 }
+
+// TestGapFillKeepsTimeOrder: a time-sorted search orders the index's hits
+// and a gap's together: on a v1 file the newest docker row is a tool call
+// only the content-only gap finds.
+func TestGapFillKeepsTimeOrder(t *testing.T) {
+	st := openHermes(t, buildHermes(t, t.TempDir(), 1))
+	defer st.Close()
+	for _, tc := range []struct {
+		sort  Sort
+		limit int
+		want  []int64
+	}{
+		{SortNewest, 1, []int64{3}},
+		{SortNewest, 3, []int64{3, 2, 1}},
+		{SortOldest, 2, []int64{1, 2}},
+	} {
+		for _, ph := range []Phase{PhaseFirst, PhaseFinal} {
+			if got := hitIDs(search(t, st, "docker", SearchFilter{Sort: tc.sort, Limit: tc.limit, Phase: ph})); !slices.Equal(got, tc.want) {
+				t.Errorf("sort %d limit %d phase %d: %v, want %v", tc.sort, tc.limit, ph, got, tc.want)
+			}
+		}
+	}
+}

@@ -81,8 +81,11 @@ func (s *Store) searchLike(c *conn, q parsedQuery, m match, f SearchFilter, only
 	if only.where != "" {
 		where = append(where, only.where)
 	}
+	order := f.Sort.orderBy()
 	bounded := false
-	if f.Phase == PhaseFirst && !only.indexed {
+	if order == "" && f.Phase == PhaseFirst && !only.indexed {
+		// Newest first, so the newest rows are where a first paint looks
+		// (a time sort reads every row: the oldest may be what it wants).
 		maxID, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM messages")
 		if err != nil {
 			return res, err
@@ -92,9 +95,12 @@ func (s *Store) searchLike(c *conn, q parsedQuery, m match, f SearchFilter, only
 			bounded = true
 		}
 	}
+	if order == "" {
+		order = " ORDER BY m.id DESC"
+	}
 	where = append(where, filter, m.expr)
 	sql := "SELECT " + s.hitColumns(m.snippet, "0") + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE " +
-		strings.Join(where, " AND ") + " ORDER BY m.id DESC LIMIT ? OFFSET ?"
+		strings.Join(where, " AND ") + order + " LIMIT ? OFFSET ?"
 	args := append(append(append(append(append([]any{}, m.snipArg...), wargs...), fargs...), m.exprArgs...), f.Limit, f.Offset)
 	err := c.query(sql, args, func(st stmtRow) error {
 		h := scanHit(st, IndexLike)
