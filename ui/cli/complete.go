@@ -67,15 +67,22 @@ func completions(env *Env, done []string, cur string) (cands []candidate, files 
 	npos := 0
 	expectValue := "" // the flag whose value the next word is
 	for _, w := range done {
+		if expectValue == "db" {
+			env.DBPath = w
+		}
 		if expectValue != "" {
 			expectValue = ""
 			continue
 		}
-		if w == "--db" || w == "-db" {
+		name, value, hasValue := splitFlag(w)
+		if name == "db" && hasValue {
+			env.DBPath = value
+			continue
+		}
+		if name == "db" {
 			expectValue = "db"
 			continue
 		}
-		name, _, hasValue := splitFlag(w)
 		if name != "" {
 			if cmd == nil { // a flag before any command is the TUI's
 				cmd, _ = lookup(env.table, "tui")
@@ -99,8 +106,21 @@ func completions(env *Env, done []string, cur string) (cands []candidate, files 
 	if expectValue != "" {
 		return valueCandidates(env, expectValue, cur)
 	}
+	if cmd == nil && strings.HasPrefix(cur, "-") {
+		cmd, _ = lookup(env.table, "tui")
+		fs = commandFlags(cmd)
+		cands = append(cands, candidate{"--version", "print the version"})
+	}
+	if name, value, hasValue := splitFlag(cur); hasValue {
+		// --flag=partial: complete the value, keeping the flag in front.
+		vals, files := valueCandidates(env, name, value)
+		for i := range vals {
+			vals[i].word = cur[:len(cur)-len(value)] + vals[i].word
+		}
+		return vals, files
+	}
 	if strings.HasPrefix(cur, "-") {
-		return matching(flagCandidates(cmd, fs), cur), false
+		return matching(append(cands, flagCandidates(fs)...), cur), false
 	}
 	if cmd == nil {
 		var out []candidate
@@ -135,18 +155,14 @@ func completions(env *Env, done []string, cur string) (cands []candidate, files 
 	return nil, false
 }
 
-// flagCandidates are cmd's flags (the TUI's and --version before a
-// command) and the global ones.
-func flagCandidates(cmd *Command, fs *flagSet) []candidate {
+// flagCandidates are a command's flags and the global ones.
+func flagCandidates(fs *flagSet) []candidate {
 	var out []candidate
 	if fs != nil {
 		fs.VisitAll(func(f *flag.Flag) {
 			_, usage := flag.UnquoteUsage(f)
 			out = append(out, candidate{flagLabel(f), usage})
 		})
-	}
-	if cmd == nil {
-		out = append(out, candidate{"--version", "print the version"})
 	}
 	return append(out, candidate{"--db", "the database file"}, candidate{"--help", "show help"})
 }
