@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/recall-dev/recall/recall/sessionsearch"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
 	"github.com/recall-dev/recall/ui/termtext"
@@ -176,7 +177,7 @@ func valueCandidates(env *Env, name, cur string) ([]candidate, bool) {
 		return matching([]candidate{{"md", "markdown"}, {"json", "JSON"}}, cur), false
 	case "role":
 		var out []candidate
-		for _, r := range searchRoles {
+		for _, r := range sessionsearch.Roles {
 			out = append(out, candidate{r, ""})
 		}
 		return matching(out, cur), false
@@ -184,6 +185,12 @@ func valueCandidates(env *Env, name, cur string) ([]candidate, bool) {
 		return matching(sourceCandidates(false), cur), false
 	case "exclude-session":
 		return sessionIDCandidates(env, cur), false
+	case "print-config":
+		var out []candidate
+		for _, a := range []string{"claude", "codex", "gemini", "hermes"} {
+			out = append(out, candidate{a, ""})
+		}
+		return matching(out, cur), false
 	}
 	return nil, false
 }
