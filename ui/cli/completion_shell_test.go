@@ -15,6 +15,21 @@ import (
 // coming from a recall process (this test binary, see recallOnPath): a few
 // seconds each on a loaded machine, so they are heavy tests.
 
+// shellSetup skips unless shell is installed, points RECALL_DB at the
+// fixture, puts recall on $PATH and writes `recall completion SHELL` to a
+// file; it returns the database and the script.
+func shellSetup(t *testing.T, shell string) (db, script string) {
+	t.Helper()
+	if _, err := exec.LookPath(shell); err != nil {
+		t.Skipf("%s not installed (apt-get install %s)", shell, shell)
+	}
+	isolate(t)
+	db, _ = contractDB(t)
+	t.Setenv("RECALL_DB", db)
+	recallOnPath(t)
+	return db, completionScript(t, shell)
+}
+
 // completionScript writes `recall completion SHELL` to a file.
 func completionScript(t *testing.T, shell string) string {
 	t.Helper()
@@ -32,14 +47,7 @@ func completionScript(t *testing.T, shell string) string {
 // The bash script, sourced in a real bash, fills COMPREPLY from the
 // COMP_WORDS bash would give it (which splits words at ':' and '=').
 func TestCompletionBash(t *testing.T) {
-	if _, err := exec.LookPath("bash"); err != nil {
-		t.Skip("bash not installed")
-	}
-	isolate(t)
-	db, _ := contractDB(t)
-	t.Setenv("RECALL_DB", db)
-	recallOnPath(t)
-	script := completionScript(t, "bash")
+	db, script := shellSetup(t, "bash")
 	for _, tc := range []struct {
 		words []string // COMP_WORDS, the last one being completed
 		want  []string
@@ -75,14 +83,7 @@ printf '%s\n' "${COMPREPLY[@]}"`, "bash", script)
 // The zsh script, with compadd and _files replaced by functions that print
 // what they were given (the completion system needs a terminal otherwise).
 func TestCompletionZsh(t *testing.T) {
-	if _, err := exec.LookPath("zsh"); err != nil {
-		t.Skip("zsh not installed (apt-get install zsh)")
-	}
-	isolate(t)
-	db, _ := contractDB(t)
-	t.Setenv("RECALL_DB", db)
-	recallOnPath(t)
-	script := completionScript(t, "zsh")
+	_, script := shellSetup(t, "zsh")
 	if out, err := exec.Command("zsh", "-n", script).CombinedOutput(); err != nil {
 		t.Fatalf("zsh -n: %s %v", out, err)
 	}
@@ -122,14 +123,7 @@ _recall`, "zsh", script)
 
 // fish completes a command line without a terminal: complete -C.
 func TestCompletionFish(t *testing.T) {
-	if _, err := exec.LookPath("fish"); err != nil {
-		t.Skip("fish not installed (apt-get install fish)")
-	}
-	isolate(t)
-	db, _ := contractDB(t)
-	t.Setenv("RECALL_DB", db)
-	recallOnPath(t)
-	script := completionScript(t, "fish")
+	db, script := shellSetup(t, "fish")
 	if out, err := exec.Command("fish", "--no-execute", script).CombinedOutput(); err != nil {
 		t.Fatalf("fish --no-execute: %s %v", out, err)
 	}
