@@ -67,7 +67,11 @@ func (s *FakeServer) Canceled() int { return int(s.canceled.Load()) }
 func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := s.requests.Add(1)
 	cur := s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
+	// A request stops counting as in flight just before its last line is
+	// written: the client is done when it reads that line, and may start the
+	// next request while this handler is still returning.
+	leave := sync.OnceFunc(func() { s.inFlight.Add(-1) })
+	defer leave()
 	s.mu.Lock()
 	s.maxSeen = max(s.maxSeen, cur)
 	s.mu.Unlock()
@@ -107,6 +111,7 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.NoStream {
 		time.Sleep(s.Delay)
 		w.Header().Set("Content-Type", "application/json")
+		leave()
 		_ = json.NewEncoder(w).Encode(map[string]any{
 			"object": "chat.completion",
 			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
@@ -148,6 +153,7 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		fmt.Fprintf(w, "data: %s%s%s", chunk, nl, nl)
 		flush()
 	}
+	leave()
 	fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}%s%s", nl, nl)
 	fmt.Fprintf(w, "data: [DONE]%s%s", nl, nl)
 	flush()
