@@ -340,7 +340,7 @@ func TestSearchSort(t *testing.T) {
 	err := st.read(context.Background(), func(c *conn) error {
 		var err error
 		q := parseQuery("deploy", st.layout.ftsColumns(), false)
-		res, err = st.searchLike(c, q, st.match(q, IndexLike), SearchFilter{Sort: SortOldest, Limit: 50}, "")
+		res, err = st.searchLike(c, q, st.match(q, IndexLike), SearchFilter{Sort: SortOldest, Limit: 50}, rowSet{})
 		return err
 	})
 	if err != nil {
