@@ -59,6 +59,9 @@ func runMessages(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if res.Notice != "" {
+		fmt.Fprintln(env.Stderr, "recall messages: note: "+res.Notice)
+	}
 	if *asJSON {
 		out := make([]hitJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {

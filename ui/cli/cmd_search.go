@@ -154,6 +154,9 @@ func searchFailed(env *Env, a searchArgs, err error) error {
 
 func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize bool) {
 	w := env.Stdout
+	if d.Notice != "" {
+		fmt.Fprintln(env.Stderr, "recall search: note: "+termtext.Sanitize(d.Notice))
+	}
 	if len(d.Results) == 0 {
 		fmt.Fprintf(w, "No matching sessions found for %q.\n", d.Query)
 		return
