@@ -60,3 +60,52 @@ func indexTextSQL(alias string) string {
 	}
 	return field("content", indexContentChars) + " || ' ' || " + field("tool_name", indexToolNameChars) + " || ' ' || " + field("tool_calls", indexToolCallsChars)
 }
+
+// reindexNULRows indexes again, the way recall indexes rows now, every row
+// with a NUL byte that an older recall indexed with the NUL inside (text
+// native SQLite 3.40 tokenizes differently, so its integrity-check failed
+// and a native DELETE corrupted the index). Each row is deleted from the
+// index by the tokenizer that wrote it, recall's own, so cleanly. It runs
+// in migration 1004's transaction.
+func reindexNULRows(c *conn) error {
+	var ids []int64
+	err := c.query(`SELECT id FROM messages
+		WHERE instr(content, char(0)) > 0 OR instr(tool_name, char(0)) > 0 OR instr(tool_calls, char(0)) > 0`, nil, func(st stmtRow) error {
+		ids = append(ids, st.ColumnInt64(0))
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	for _, id := range ids {
+		var content, toolName, toolCalls string
+		if err := c.query("SELECT COALESCE(content, ''), COALESCE(tool_name, ''), COALESCE(tool_calls, '') FROM messages WHERE id = ?", []any{id}, func(st stmtRow) error {
+			content, toolName, toolCalls = st.ColumnText(0), st.ColumnText(1), st.ColumnText(2)
+			return nil
+		}); err != nil {
+			return err
+		}
+		text := indexText(content, toolName, toolCalls)
+		for _, t := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {
+			if err := c.run("DELETE FROM "+t+" WHERE rowid = ?", id); err != nil {
+				return err
+			}
+		}
+		for _, t := range []string{"messages_fts", "messages_fts_trigram"} {
+			if err := c.run("INSERT INTO "+t+"(rowid, content) VALUES (?, ?)", id, text); err != nil {
+				return err
+			}
+		}
+		if err := c.run("DELETE FROM recall_cjk_pending WHERE id = ?", id); err != nil {
+			return err
+		}
+		if hasCJK(indexField(content, indexContentChars)) || hasCJK(indexField(toolCalls, indexToolCallsChars)) {
+			if g := cjkGrams(text); g != "" {
+				if err := c.run("INSERT INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", id, g); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -247,6 +247,12 @@ func recallVersion(c *conn) (int, error) {
 	return strconv.Atoi(v)
 }
 
+// migrationHooks are Go steps that run right after a migration's SQL, in
+// its transaction, for work SQL cannot express.
+var migrationHooks = map[int]func(c *conn) error{
+	1004: reindexNULRows, // NUL bytes cannot be replaced in SQLite 3.40's SQL
+}
+
 var alterAddColumn = regexp.MustCompile(`(?im)^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)[^;]*;\s*$`)
 
 // applyMigration runs one file inside the caller's transaction and records
@@ -277,6 +283,11 @@ func applyMigration(c *conn, m migration, create bool) error {
 	}
 	if err := c.exec(sql); err != nil {
 		return fmt.Errorf("migration %s: %w", m.name, err)
+	}
+	if hook := migrationHooks[m.version]; hook != nil {
+		if err := hook(c); err != nil {
+			return fmt.Errorf("migration %s: %w", m.name, err)
+		}
 	}
 	if create {
 		if err := markRecall(c); err != nil {
