@@ -121,6 +121,21 @@ func openConn(path string, readOnly bool) (*conn, error) {
 	return c, nil
 }
 
+// openImmutable opens path read-only with immutable=1: no locks, no -shm,
+// no -wal; only for a file nobody can be writing (see Store.open).
+func openImmutable(path string) (*conn, error) {
+	db, err := sqlite3.OpenFlags(fileURI(path)+"?immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	if err := db.Exec("PRAGMA foreign_keys=ON"); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
 // fileURI is path as an SQLite URI whose listed parameters name the same
 // file (modeof=path). Every byte but unreserved ones and '/' is
 // percent-encoded, so '?', '#', '%', '&' and '=' in a path stay literal.

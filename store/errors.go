@@ -104,10 +104,10 @@ func osReason(err error) string {
 	return err.Error()
 }
 
-// kindOf maps an SQLite or operating-system error to an error kind; nil
-// means the error is not about the database file (a bad query, a constraint,
-// a cancelled context) and is returned as it is.
-func kindOf(err error) error {
+// kindOf maps an SQLite or operating-system error about the database at
+// path to an error kind; nil means the error is not about the database file
+// (a bad query, a constraint, a cancelled context) and is returned as it is.
+func kindOf(path string, err error) error {
 	// The driver returns an *sqlite3.Error or, from some calls, a bare
 	// (extended) error code; both convert to an ExtendedErrorCode.
 	var xc sqlite3.ExtendedErrorCode
@@ -137,7 +137,11 @@ func kindOf(err error) error {
 			if xc == sqlite3.IOERR_CORRUPTFS {
 				return ErrCorrupt
 			}
-			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) {
+			// The driver reports ENOSPC from a write as a bare
+			// SQLITE_IOERR_WRITE (it matches the errno but not the
+			// *os.PathError that wraps it), so a file system with no room
+			// left is asked directly.
+			if errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EDQUOT) || noSpaceLeft(path) {
 				return ErrDiskFull
 			}
 			if errors.Is(err, fs.ErrPermission) {
@@ -166,7 +170,7 @@ func dbError(path string, err error) error {
 	if errors.As(err, &e) {
 		return err
 	}
-	if k := kindOf(err); k != nil {
+	if k := kindOf(path, err); k != nil {
 		return &Error{Path: path, Kind: k, Err: err}
 	}
 	return err

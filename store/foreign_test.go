@@ -30,7 +30,7 @@ func crashedHermes(t *testing.T, dir, mode string) string {
 	if !strings.Contains(string(out), "ready") {
 		t.Fatalf("crashed writer: %v\n%s", err, out)
 	}
-	companion := map[string]string{"wal": "-wal", "journal": "-journal"}[mode]
+	companion := map[string]string{"wal": "-wal", "journal": "-journal", "fresh": "-journal"}[mode]
 	if fi, err := os.Stat(path + companion); err != nil || fi.Size() == 0 {
 		t.Fatalf("the crashed writer left no %s: %v", companion, err)
 	}
@@ -132,6 +132,30 @@ func TestCrashedHermesJournalUntouched(t *testing.T) {
 			t.Errorf("message = %q", msg)
 		}
 		sameSums(t, "recall", before, sums(t, path))
+	}
+}
+
+// TestHotJournalOfEmptyFile: a writer that crashed inside the first
+// transaction of a new, empty file (recall's own creation stopped while
+// switching to WAL does this) leaves a hot journal that says the file had
+// no pages: rolling it back gives an empty file, which recall creates its
+// database in; a read-only open still refuses to roll anything back.
+func TestHotJournalOfEmptyFile(t *testing.T) {
+	path := crashedHermes(t, t.TempDir(), "fresh")
+	if !journalOfEmptyFile(path + "-journal") {
+		t.Fatal("the journal does not say the file was empty")
+	}
+	if _, err := Open(context.Background(), path, Options{ReadOnly: true}); !errors.Is(err, ErrHotJournal) {
+		t.Errorf("read-only open = %v, want ErrHotJournal", err)
+	}
+	assertComplete(t, path)
+	if exists := storeCount(t, mustOpenPath(t, path, Options{}), "SELECT count(*) FROM sqlite_master WHERE name = 't'"); exists != 0 {
+		t.Error("the crashed transaction's table survived")
+	}
+	// A hot journal of a file that had pages is never rolled back.
+	hermes := crashedHermes(t, t.TempDir(), "journal")
+	if journalOfEmptyFile(hermes + "-journal") {
+		t.Error("a Hermes journal taken for an empty file's")
 	}
 }
 

@@ -14,13 +14,17 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -54,6 +58,9 @@ type Store struct {
 	writes  int   // successful write transactions, for periodic checkpoints
 
 	readers chan *conn // idle reader connections
+	// immutable: the file is read as an immutable snapshot (read-only
+	// storage, see open); new readers open the same way.
+	immutable bool
 	mu      sync.Mutex
 	all     []*conn // every connection, for Close
 	closed  bool
@@ -122,6 +129,30 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	}
 	s.track(ro)
 	kind, err := inspectFile(ro)
+	if err != nil && onReadOnlyStorage(s.path, err) {
+		// A WAL database where -wal and -shm can be neither found nor
+		// created (a read-only directory, a snapshot, read-only media):
+		// with no -wal there is nothing uncheckpointed, and nobody can
+		// write the file in WAL mode without creating one, so the file
+		// alone is the whole database; it is read as an immutable one.
+		s.untrack(ro)
+		ro.close()
+		if ro, err = openImmutable(s.path); err != nil {
+			return err
+		}
+		s.track(ro)
+		s.immutable = true
+		if kind, err = inspectFile(ro); err == nil {
+			return s.finishReadOnly(ro, s.path+": its -wal/-shm cannot be written here and hold nothing: opened as a read-only snapshot")
+		}
+	}
+	if errors.Is(dbError(s.path, err), ErrHotJournal) && !opts.ReadOnly && journalOfEmptyFile(s.path+"-journal") {
+		// A creation stopped while switching the new, empty file to WAL
+		// (the only rollback-journal write recall makes): rolling it back
+		// gives the empty file again, which is recall's to create in, so
+		// the read-write connection below may roll it back.
+		kind, err = fileEmpty, nil
+	}
 	if err != nil {
 		return err
 	}
@@ -133,18 +164,18 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 	}
 	w, err := openConn(s.path, false)
 	if err != nil {
-		if kind == fileRecall && errors.Is(dbError(s.path, err), ErrPermission) {
-			return s.finishReadOnly(ro, s.path+" is not writable ("+osReason(err)+"): opened read-only")
+		if kind == fileRecall && notWritable(s.path, err) {
+			return s.finishReadOnly(ro, s.path+" is not writable (permission denied): opened read-only")
 		}
 		return err
 	}
 	s.track(w)
 	outcome, err := ensureSchema(ctx, w, s.path, true)
 	if err != nil {
-		if kind == fileRecall && errors.Is(dbError(s.path, err), ErrPermission) {
+		if kind == fileRecall && notWritable(s.path, err) {
 			s.untrack(w)
 			w.close()
-			return s.finishReadOnly(ro, s.path+" is not writable ("+osReason(err)+"): opened read-only")
+			return s.finishReadOnly(ro, s.path+" is not writable here ("+osReason(err)+"): opened read-only")
 		}
 		return err
 	}
@@ -168,6 +199,63 @@ func (s *Store) open(ctx context.Context, opts Options) error {
 		return err
 	}
 	return s.Write(ctx, func(tx *Tx) error { return nil })
+}
+
+// notWritable reports a read-write open or first write that failed because
+// the user may not write the file or its directory. The driver reports a
+// refused open as a bare SQLITE_CANTOPEN, so the file is asked directly
+// (opening it for writing, without writing, changes nothing).
+func notWritable(path string, err error) bool {
+	if errors.Is(dbError(path, err), ErrPermission) {
+		return true
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+	}
+	f.Close()
+	return false
+}
+
+// onReadOnlyStorage reports a read-only open of a WAL database that failed
+// because SQLite could neither create nor write its -wal or -shm (a
+// read-only directory; or a 0444 -wal, which the driver, unlike native
+// SQLite, does not fall back to opening read-only), when the -wal holds
+// nothing (missing or empty): then the file alone is the whole database.
+func onReadOnlyStorage(path string, err error) bool {
+	k := kindOf(path, err)
+	if k != ErrPermission && k != ErrIO {
+		return false
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [20]byte
+	// Bytes 18 and 19 of the header are 2 in WAL mode.
+	_, err = io.ReadFull(f, h[:])
+	return err == nil && h[18] == 2
+}
+
+// journalOfEmptyFile reports a rollback journal whose header says the
+// database had no pages when the interrupted transaction began (bytes
+// 16-19 of the header: the initial size in pages, after the 8-byte magic).
+func journalOfEmptyFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [28]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false
+	}
+	magic := []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+	return bytes.Equal(h[:8], magic) && binary.BigEndian.Uint32(h[16:20]) == 0
 }
 
 var (
@@ -300,7 +388,11 @@ func (s *Store) acquire(ctx context.Context) (*conn, error) {
 	}
 	if n < maxReaders {
 		// Readers never write, even in a writable store.
-		c, err := openConn(s.path, true)
+		open := func() (*conn, error) { return openConn(s.path, true) }
+		if s.immutable {
+			open = func() (*conn, error) { return openImmutable(s.path) }
+		}
+		c, err := open()
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,11 @@ SIGKILL, either after committing in WAL mode (the commits stay in state.db-wal,
 never checkpointed) or in the middle of a rollback-journal transaction (a hot
 state.db-journal, the database file already holding half-written pages).
 
-usage: crashed_writer.py DB wal|journal DDL_FILE SEED_FILE
+Mode "fresh" crashes inside the first transaction of a new, empty file (as a
+creation stopped while switching to WAL leaves it: a hot journal whose
+header says the file had no pages).
+
+usage: crashed_writer.py DB wal|journal|fresh DDL_FILE SEED_FILE
 """
 import os
 import signal
@@ -14,6 +18,14 @@ import sys
 path, mode, ddl_file, seed_file = sys.argv[1:5]
 c = sqlite3.connect(path, isolation_level=None)
 c.execute("PRAGMA synchronous=OFF")  # fast to build; a crash still leaves the -wal/-journal
+if mode == "fresh":
+    c.execute("PRAGMA cache_size=1")
+    c.execute("BEGIN IMMEDIATE")
+    c.execute("CREATE TABLE t(x)")
+    for i in range(2000):
+        c.execute("INSERT INTO t VALUES (?)", ("row %d " % i + "z" * 200,))
+    print("ready", flush=True)
+    os.kill(os.getpid(), signal.SIGKILL)
 if mode == "wal":
     c.execute("PRAGMA journal_mode=WAL")
     c.execute("PRAGMA wal_autocheckpoint=0")
