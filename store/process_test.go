@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,8 +19,11 @@ import (
 const (
 	envWriterDB   = "RECALL_TEST_WRITER_DB"
 	envWriterID   = "RECALL_TEST_WRITER_ID"
-	envWriterMode = "RECALL_TEST_WRITER_MODE" // "append" or "hang"
+	envWriterMode = "RECALL_TEST_WRITER_MODE" // "append", "hang" or "create"
 	envReadyFile  = "RECALL_TEST_READY_FILE"
+	// "create" mode: how many messages, and how many per transaction.
+	envWriterN     = "RECALL_TEST_WRITER_N"
+	envWriterBatch = "RECALL_TEST_WRITER_BATCH"
 )
 
 // TestHelperWriter is not a test: it is the body of the child processes.
@@ -28,8 +32,13 @@ func TestHelperWriter(t *testing.T) {
 	if path == "" {
 		t.Skip("child process body for the multi-process tests")
 	}
-	ctx := context.Background()
+	// Ctrl-C cancels the context, as in recall's main.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	id := os.Getenv(envWriterID)
+	if os.Getenv(envWriterMode) == "create" {
+		os.Exit(createAndWrite(ctx, path, id))
+	}
 	st, err := Open(ctx, path, Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "open:", err)
@@ -70,6 +79,42 @@ func TestHelperWriter(t *testing.T) {
 	}
 	st.Close()
 	os.Exit(0)
+}
+
+// createAndWrite is the "create" child: open (creating) path, write
+// RECALL_TEST_WRITER_N messages into session proc-<id> in transactions of
+// RECALL_TEST_WRITER_BATCH, and return the exit code.
+func createAndWrite(ctx context.Context, path, id string) int {
+	n, _ := strconv.Atoi(os.Getenv(envWriterN))
+	batch, _ := strconv.Atoi(os.Getenv(envWriterBatch))
+	batch = max(batch, 1)
+	st, err := Open(ctx, path, Options{Create: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		return 2
+	}
+	defer st.Close()
+	if st.ReadOnly() {
+		fmt.Fprintln(os.Stderr, "open: read-only:", st.Notice())
+		return 2
+	}
+	sid := "proc-" + id
+	if err := st.CreateSession(ctx, Session{ID: sid, Source: "cli", StartedAt: time.Now()}); err != nil {
+		fmt.Fprintln(os.Stderr, "create:", err)
+		return 3
+	}
+	for i := 0; i < n; i += batch {
+		msgs := make([]Message, 0, batch)
+		for j := i; j < min(i+batch, n); j++ {
+			msgs = append(msgs, Message{SessionID: sid, Role: []string{"user", "assistant"}[j%2],
+				Content: fmt.Sprintf("writer %s message %d docker compose 容器 %s", id, j, strings.Repeat("filler ", j%7)), SourceKey: strconv.Itoa(j)})
+		}
+		if _, err := st.AppendMessages(ctx, msgs); err != nil {
+			fmt.Fprintln(os.Stderr, "append:", err)
+			return 4
+		}
+	}
+	return 0
 }
 
 func child(t *testing.T, db, id, mode string, extra ...string) (*exec.Cmd, *bytes.Buffer) {
