@@ -85,24 +85,6 @@ func TestCreationRace(t *testing.T) {
 	t.Logf("%d processes x %d rounds on a fresh path, %d messages each: %d failed", procs, rounds, msgs, failed)
 }
 
-// TestWritersWaitTheirTurn: 8 processes each write 20,000 messages (in
-// transactions of 5,000, as an import does) at once: every one waits its
-// turn, however long the others take, and nothing is lost (before: 4 of 8
-// failed with "database stayed locked … after 15 attempts").
-func TestWritersWaitTheirTurn(t *testing.T) {
-	needSQLite3(t)
-	const procs, msgs = 8, 20000
-	path := filepath.Join(t.TempDir(), "busy.db")
-	st := mustOpenPath(t, path, Options{Create: true})
-	st.Close()
-	t0 := time.Now()
-	for _, f := range writers(t, path, procs, msgs, 5000) {
-		t.Error(f)
-	}
-	t.Logf("%d writers x %d messages in transactions of 5,000: %s", procs, msgs, time.Since(t0).Round(time.Second))
-	checkWritten(t, path, procs, msgs)
-}
-
 // TestStalledLockHolder: a process that holds the write lock and makes no
 // progress (here: asleep inside its transaction) makes a writer give up
 // after writeStall with ErrLocked and a line saying so, not hang forever.

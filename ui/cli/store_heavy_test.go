@@ -22,20 +22,41 @@ import (
 	"github.com/recall-dev/recall/migrations"
 )
 
-// buildRecall builds the binary into a directory every user may read.
+var built struct {
+	once sync.Once
+	bin  string
+	err  error
+}
+
+// TestMain removes the binary buildRecall shared between the tests.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.bin != "" {
+		os.RemoveAll(filepath.Dir(built.bin))
+	}
+	os.Exit(code)
+}
+
+// buildRecall builds the binary once per test run, into a directory every
+// user may read (TestReadOnlyFilesBrowsable runs it as another user).
 func buildRecall(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "recall-bin-")
-	if err != nil {
-		t.Fatal(err)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "recall-bin-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		os.Chmod(dir, 0o755)
+		built.bin = filepath.Join(dir, "recall")
+		if out, err := exec.Command("go", "build", "-o", built.bin, "../..").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	os.Chmod(dir, 0o755)
-	bin := filepath.Join(dir, "recall")
-	if out, err := exec.Command("go", "build", "-o", bin, "../..").CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
+	return built.bin
 }
 
 func needTools(t *testing.T, tools ...string) {
