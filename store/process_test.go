@@ -3,6 +3,7 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -36,8 +37,11 @@ func TestHelperWriter(t *testing.T) {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	id := os.Getenv(envWriterID)
-	if os.Getenv(envWriterMode) == "create" {
+	switch os.Getenv(envWriterMode) {
+	case "create":
 		os.Exit(createAndWrite(ctx, path, id))
+	case "oom":
+		os.Exit(outOfMemory(ctx, path))
 	}
 	st, err := Open(ctx, path, Options{})
 	if err != nil {
@@ -113,6 +117,40 @@ func createAndWrite(ctx context.Context, path, id string) int {
 			fmt.Fprintln(os.Stderr, "append:", err)
 			return 4
 		}
+	}
+	return 0
+}
+
+// outOfMemory is the "oom" child: with SQLite's memory cut to 32 MiB, a
+// 20 MB message must come back as ErrTooLarge (the driver panicked with
+// "sqlite3: out of memory" before), and the store must go on writing.
+func outOfMemory(ctx context.Context, path string) int {
+	wasmMemoryPages = 512
+	st, err := Open(ctx, path, Options{Create: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		return 2
+	}
+	defer st.Close()
+	st.CreateSession(ctx, Session{ID: "s", Source: "cli"})
+	big := strings.Repeat("grow the trigram index ", 20<<20/23)
+	for _, msgs := range [][]Message{
+		{{SessionID: "s", Role: "tool", Content: big}},
+		{{SessionID: "s", Role: "user", Content: "small"}, {SessionID: "s", Role: "tool", Content: big}},
+	} {
+		_, err = st.AppendMessages(ctx, msgs)
+		fmt.Fprintf(os.Stderr, "append %d: %v\n", len(msgs), err)
+		if !errors.Is(err, ErrTooLarge) {
+			return 3
+		}
+		if _, err := st.AppendMessages(ctx, []Message{{SessionID: "s", Role: "user", Content: "after"}}); err != nil {
+			fmt.Fprintln(os.Stderr, "write after the error:", err)
+			return 4
+		}
+	}
+	if _, err := st.Messages(ctx, "s"); err != nil {
+		fmt.Fprintln(os.Stderr, "read:", err)
+		return 5
 	}
 	return 0
 }
@@ -223,5 +261,29 @@ func TestKilledWriter(t *testing.T) {
 	seed(t, st, nil, []fixture{{label: "b", session: "s1", role: "user", content: "written after the crash 修改"}})
 	if res := search(t, st, "修改", SearchFilter{}); len(res.Hits) != 1 || res.Index != IndexCJK {
 		t.Errorf("after the crash: %s %d hits", res.Index, len(res.Hits))
+	}
+}
+
+// TestOutOfMemoryIsAnError: when SQLite runs out of its WebAssembly memory
+// on one statement, the write fails with ErrTooLarge and one line, the
+// transaction is rolled back, and the next write works (before: the
+// driver's panic killed the process with an 18-line stack trace, exit 2).
+func TestOutOfMemoryIsAnError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	path := filepath.Join(t.TempDir(), "oom.db")
+	cmd, errb := child(t, path, "o", "oom")
+	err := cmd.Wait()
+	if err != nil || strings.Contains(errb.String(), "panic") {
+		t.Fatalf("oom child: %v\n%s", err, errb.String())
+	}
+	t.Logf("child: %s", errb.String())
+	if strings.Count(errb.String(), "ran out of memory") != 2 {
+		t.Errorf("output:\n%s", errb.String())
+	}
+	c := rawConn(t, path, true)
+	if n := count(t, c, "SELECT count(*) FROM messages"); n != 2 {
+		t.Errorf("messages = %d, want the 2 small ones", n)
 	}
 }
