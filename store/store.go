@@ -61,9 +61,9 @@ type Store struct {
 	// immutable: the file is read as an immutable snapshot (read-only
 	// storage, see open); new readers open the same way.
 	immutable bool
-	mu      sync.Mutex
-	all     []*conn // every connection, for Close
-	closed  bool
+	mu        sync.Mutex
+	all       []*conn // every connection, for Close
+	closed    bool
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance
