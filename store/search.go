@@ -272,8 +272,12 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 
 	var q2 string
 	var args []any
-	if f.Phase == PhaseFirst {
-		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ? OFFSET ?"
+	order := f.Sort.orderBy() // a time sort reads every match, in either phase
+	if order == "" && f.Phase == PhaseFirst {
+		order = " ORDER BY " + p.table + ".rowid DESC"
+	}
+	if order != "" {
+		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + order + " LIMIT ? OFFSET ?"
 		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
 	} else {
 		// Is the query broad? Asked of the index alone (no joins: ~0.5 ms

@@ -61,8 +61,12 @@ func likeSQL(q parsedQuery) (string, []any) {
 func (s *Store) searchLike(c *conn, q parsedQuery, m match, f SearchFilter, extra string, extraArgs ...any) (SearchResult, error) {
 	res := SearchResult{Index: IndexLike, Query: m.expr, Complete: true}
 	filter, fargs := s.filterSQL(f)
+	order := f.Sort.orderBy()
+	if order == "" {
+		order = " ORDER BY m.id DESC"
+	}
 	sql := "SELECT " + s.hitColumns(m.snippet, "0") + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE " +
-		m.expr + " AND " + filter + extra + " ORDER BY m.id DESC LIMIT ? OFFSET ?"
+		m.expr + " AND " + filter + extra + order + " LIMIT ? OFFSET ?"
 	args := append(append(append(append(append([]any{}, m.snipArg...), m.exprArgs...), fargs...), extraArgs...), f.Limit, f.Offset)
 	err := c.query(sql, args, func(st stmtRow) error {
 		h := scanHit(st, IndexLike)
