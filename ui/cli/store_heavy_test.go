@@ -212,10 +212,14 @@ func TestReadCommandsLeaveCrashedHermesUntouched(t *testing.T) {
 		db := crashedHermesFile(t, t.TempDir(), "journal")
 		before := fileSums(t, db)
 		for _, args := range readCommands(db) {
-			out, err := exec.Command(bin, args...).CombinedOutput()
-			lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-			if err == nil || len(lines) != 1 || !strings.Contains(string(out), "hot journal") {
-				t.Errorf("%v: %v\n%s", args[2:], err, out)
+			// stderr carries the one line (stdout may carry a JSON error envelope).
+			cmd := exec.Command(bin, args...)
+			var errb strings.Builder
+			cmd.Stderr = &errb
+			_, err := cmd.Output()
+			lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+			if err == nil || len(lines) != 1 || !strings.Contains(errb.String(), "hot journal") {
+				t.Errorf("%v: %v\n%s", args[2:], err, errb.String())
 			}
 			checkSums(t, fmt.Sprint(args[2:]), before, fileSums(t, db))
 		}
