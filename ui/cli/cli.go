@@ -38,14 +38,11 @@ type Env struct {
 }
 
 // Open opens the database at env.DBPath. recall's own databases are created
-// and migrated; foreign (Hermes) databases open read-only. A one-line notice
-// (such as "newer schema, opened read-only") goes to stderr.
+// (the directory 0700, the files 0600) and migrated; foreign (Hermes)
+// databases open read-only. A one-line notice (such as "newer schema,
+// opened read-only") goes to stderr. Errors are the store's one-line
+// *store.Error, which names the file and what to do.
 func (env *Env) Open(opts store.Options) (*store.Store, error) {
-	if !opts.ReadOnly {
-		if err := os.MkdirAll(filepath.Dir(env.DBPath), 0o755); err != nil {
-			return nil, fmt.Errorf("create database directory: %w", err)
-		}
-	}
 	st, err := store.Open(env.Ctx, env.DBPath, opts)
 	if err != nil {
 		return nil, err
