@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -52,18 +51,23 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	res := SearchResult{Index: IndexNone, Complete: true}
 	notice := q.notice
 	if !q.empty() {
-		rctx, cancel := ctx, context.CancelFunc(func() {})
-		if searchBudget > 0 {
-			rctx, cancel = context.WithTimeout(ctx, searchBudget)
-		}
-		defer cancel()
-		var err error
-		err = s.read(rctx, func(c *conn) error {
+		outOfTime := false
+		err := s.read(ctx, func(c *conn) error {
+			// The budget starts once a connection is in hand: waiting for
+			// the pool, or opening a reader on a busy machine, is not the
+			// query's cost.
+			if searchBudget > 0 {
+				bctx, cancel := context.WithTimeout(ctx, searchBudget)
+				defer cancel()
+				defer c.db.SetInterrupt(c.db.SetInterrupt(bctx))
+				defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
+			}
+			var err error
 			res, err = s.route(c, q, f)
 			return err
 		})
 		switch {
-		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+		case err != nil && outOfTime:
 			// Out of time: what the interrupted attempt found so far (a
 			// scan streams its hits newest first) is the answer, and the
 			// notice says why it may be short.

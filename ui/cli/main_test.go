@@ -25,8 +25,16 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range afterTests {
+		f()
+	}
+	os.Exit(code)
 }
+
+// afterTests are cleanups of resources shared between tests (a binary
+// built once), run after every test has finished.
+var afterTests []func()
 
 // recallOnPath puts a "recall" that is this test binary first on $PATH and
 // returns its directory.

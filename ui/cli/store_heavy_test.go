@@ -28,13 +28,13 @@ var built struct {
 	err  error
 }
 
-// TestMain removes the binary buildRecall shared between the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.bin != "" {
-		os.RemoveAll(filepath.Dir(built.bin))
-	}
-	os.Exit(code)
+// The binary buildRecall shared between the tests is removed after them.
+func init() {
+	afterTests = append(afterTests, func() {
+		if built.bin != "" {
+			os.RemoveAll(filepath.Dir(built.bin))
+		}
+	})
 }
 
 // buildRecall builds the binary once per test run, into a directory every
