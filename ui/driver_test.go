@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -155,7 +157,7 @@ type fakeBackend struct {
 	mu       sync.Mutex
 	sessions []store.SessionSummary
 	msgs     map[string][]store.Message
-	requests []SearchRequest
+	requests []searchCall
 	browses  []store.ListOptions
 	// summary, if set, is streamed as deltas of this text, one word each.
 	summary  string
@@ -163,11 +165,18 @@ type fakeBackend struct {
 	hasModel bool
 }
 
-func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discovery, error) {
+// searchCall is one Discover call the fake answered.
+type searchCall struct {
+	Query  string
+	Filter store.SearchFilter
+}
+
+func (f *fakeBackend) Discover(ctx context.Context, query string, filter store.SearchFilter) (*recall.Discovery, error) {
 	f.mu.Lock()
-	f.requests = append(f.requests, req)
+	f.requests = append(f.requests, searchCall{Query: query, Filter: filter})
 	f.mu.Unlock()
-	var items []Item
+	req := searchCall{Query: query, Filter: filter}
+	var items []recall.Result
 	words := strings.Fields(strings.ToLower(req.Query))
 	for _, s := range f.sessions {
 		if len(req.Filter.Sources) > 0 && req.Filter.Sources[0] != s.Source {
@@ -194,11 +203,11 @@ func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discover
 			}
 		}
 		if hits > 0 {
-			items = append(items, Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
+			items = append(items, recall.Result{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
 				When: s.StartedAt, Hits: hits, MatchMessageID: hitID, Snippet: snippet})
 		}
 	}
-	return Discovery{Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Items: items}, ctx.Err()
+	return &recall.Discovery{Query: query, Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Results: items}, ctx.Err()
 }
 
 func (f *fakeBackend) Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
@@ -224,7 +233,18 @@ func (f *fakeBackend) Transcript(ctx context.Context, id string) (store.Session,
 	return store.Session{}, nil, store.ErrNotFound
 }
 
-func (f *fakeBackend) Summarize(ctx context.Context, query string, items []Item, onEvent func(SummaryEvent)) {
+func (f *fakeBackend) Sources(ctx context.Context) ([]string, error) {
+	var out []string
+	for _, s := range f.sessions {
+		if !slices.Contains(out, s.Source) {
+			out = append(out, s.Source)
+		}
+	}
+	slices.Sort(out) // as the store answers
+	return out, nil
+}
+
+func (f *fakeBackend) Summarize(ctx context.Context, query string, items []recall.Result, onEvent func(recall.SummaryEvent)) {
 	for i, it := range items {
 		for _, w := range strings.SplitAfter(f.summary, " ") {
 			select {
@@ -232,23 +252,24 @@ func (f *fakeBackend) Summarize(ctx context.Context, query string, items []Item,
 				return
 			case <-time.After(f.delay):
 			}
-			onEvent(SummaryEvent{Index: i, SessionID: it.SessionID, Delta: w})
+			onEvent(recall.SummaryEvent{Index: i, SessionID: it.SessionID, Delta: w})
 		}
-		kind := SummaryModel
+		kind := recall.SummaryModel
 		if !f.hasModel {
-			kind = SummaryExtractive
+			kind = recall.SummaryExtractive
 		}
-		onEvent(SummaryEvent{Index: i, SessionID: it.SessionID, Done: true, Text: f.summary, Kind: kind, Model: "fake"})
+		onEvent(recall.SummaryEvent{Index: i, SessionID: it.SessionID, Done: true,
+			Summary: &recall.Summary{SessionID: it.SessionID, Text: f.summary, Kind: kind, Model: "fake"}})
 	}
 }
 
 func (f *fakeBackend) HasModel() bool { return f.hasModel }
 
-func (f *fakeBackend) lastRequest() SearchRequest {
+func (f *fakeBackend) lastRequest() searchCall {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.requests) == 0 {
-		return SearchRequest{}
+		return searchCall{}
 	}
 	return f.requests[len(f.requests)-1]
 }

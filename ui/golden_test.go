@@ -69,7 +69,7 @@ func TestGolden(t *testing.T) {
 		{"narrow_list_50x16", 50, 16, func(d *driver) {}},
 		{"narrow_detail_50x16", 50, 16, func(d *driver) { d.key("tab"); d.key("tab") }},
 		{"help_100x34", 100, 34, func(d *driver) { d.key("f1") }},
-		{"filters_100x20", 100, 20, func(d *driver) { d.key("f2"); d.key("f3"); d.key("f4") }},
+		{"filters_100x20", 100, 20, func(d *driver) { d.key("f2"); d.key("f3"); d.key("f3"); d.key("f4") }},
 		{"summary_120x24", 120, 24, func(d *driver) { d.key("tab"); d.key("s") }},
 	}
 	for _, tc := range tests {

@@ -68,7 +68,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	oldDetW := m.layout.detW
 	m.width, m.height = w, h
 	m.layout = computeLayout(w, h)
-	m.input.width = max(1, w-ansi.StringWidth(m.input.prompt)-13)
+	m.input.SetWidth(w - ansi.StringWidth(m.input.Prompt) - 13)
 	m.help.Width = w
 	m.list.SetSize(m.layout.listW, m.layout.listH)
 	m.detail.view.SetSize(m.layout.detW, m.layout.detH-1)

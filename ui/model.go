@@ -1,7 +1,7 @@
 // Package ui is recall's interactive terminal UI (Bubble Tea).
 //
-// One root model (Model) owns plain child structs: the search box (a Bubbles
-// textinput), the session list (listView), the detail pane (detailView: a
+// One root model (Model) owns plain child structs: the search box (Bubbles'
+// textinput, searchBox), the session list (listView), the detail pane (detailView: a
 // transcript rendered with Glamour), the streaming summary panel
 // (summaryPanel), the filters (filterSet) and the status line. Update only
 // dispatches; every piece of I/O — searching, loading and rendering a
@@ -44,11 +44,10 @@ func (f focus) String() string {
 type Options struct {
 	// Style is the pinned Glamour style (JSON); nil uses Glamour's dark style.
 	Style []byte
-	// Limit is how many sessions the list fetches (default 50).
-	Limit int
 	// SummarizeTop is how many sessions S summarises (default 3).
 	SummarizeTop int
-	// Sources seeds the source filter before results reveal the sources present.
+	// Sources seeds the source filter until the backend has listed the
+	// sources the database holds.
 	Sources []string
 	// Query is typed into the search box at start.
 	Query string
@@ -76,7 +75,7 @@ type Model struct {
 	md      *markdown
 	help    help.Model
 
-	input   lineInput
+	input   searchBox
 	list    listView
 	detail  detailView
 	summary summaryPanel
@@ -103,9 +102,6 @@ type Model struct {
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
 func New(ctx context.Context, backend Backend, opts Options) *Model {
-	if opts.Limit <= 0 {
-		opts.Limit = 50
-	}
 	if opts.SummarizeTop <= 0 {
 		opts.SummarizeTop = 3
 	}
@@ -126,9 +122,7 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	keyHelp.Styles = st.Keys
 	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
 		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
-	m.input = lineInput{prompt: "❯ ", placeholder: "search your agent history (F1: help)",
-		promptStyle: st.Search.Prompt, textStyle: st.Search.Text, phStyle: st.Search.Placeholder,
-		cursorStyle: st.Search.Cursor}
+	m.input = newSearchBox(st)
 	m.input.SetValue(opts.Query)
 	m.list = listView{styles: st, now: opts.Now, emptyMsg: "searching…", dirty: true}
 	m.detail.styles = st
@@ -143,7 +137,23 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 
 // Init starts the first query (recent sessions for an empty box).
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.queryChanged(), m.pollChanges())
+	return tea.Batch(m.queryChanged(), m.pollChanges(), m.loadSources())
+}
+
+// sourcesMsg carries the sources the database holds.
+type sourcesMsg struct {
+	sources []string
+	err     error
+}
+
+// loadSources asks the backend which sources the database holds, so the
+// source filter offers only those.
+func (m *Model) loadSources() tea.Cmd {
+	ctx, backend := m.ctx, m.backend
+	return func() tea.Msg {
+		src, err := backend.Sources(ctx)
+		return sourcesMsg{sources: src, err: err}
+	}
 }
 
 // Update dispatches a message to the part of the model it concerns.
@@ -178,6 +188,15 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpireMsg:
 		m.status.expire(msg.id)
 		return m, nil
+	case sourcesMsg:
+		if msg.err == nil {
+			m.filters.setSources(msg.sources)
+		}
+		return m, nil
+	}
+	// Anything else is the search box's own (a clipboard paste).
+	if m.focus == focusSearch {
+		return m, m.updateInput(msg)
 	}
 	return m, nil
 }
@@ -185,7 +204,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // setFocus moves keyboard focus and updates which bindings are live.
 func (m *Model) setFocus(f focus) {
 	m.focus = f
-	m.input.focused = f == focusSearch
+	if f == focusSearch {
+		m.input.Focus()
+	} else {
+		m.input.Blur()
+	}
 	m.list.SetFocused(f == focusList)
 	m.keys.updateKeys(f, m.summary.open)
 }

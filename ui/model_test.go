@@ -8,6 +8,7 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/charmbracelet/lipgloss"
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -65,9 +66,9 @@ func TestStaleResultsDropped(t *testing.T) {
 	cur := d.m.seq
 	want := d.m.list.items
 	// An answer to an older keystroke arrives late: it must be ignored.
-	d.send(resultsMsg{seq: cur - 1, phase: store.PhaseFinal, query: "dep", items: []Item{{SessionID: "stale", Title: "stale"}}})
+	d.send(resultsMsg{seq: cur - 1, phase: store.PhaseFinal, query: "dep", items: []Item{{Result: recall.Result{SessionID: "stale", Title: "stale"}}}})
 	// A PhaseFirst answer arriving after its own PhaseFinal too.
-	d.send(resultsMsg{seq: cur, phase: store.PhaseFirst, query: "deploy", items: []Item{{SessionID: "early", Title: "early"}}})
+	d.send(resultsMsg{seq: cur, phase: store.PhaseFirst, query: "deploy", items: []Item{{Result: recall.Result{SessionID: "early", Title: "early"}}}})
 	if got := d.m.list.items; len(got) != len(want) || got[0].SessionID != want[0].SessionID {
 		t.Fatalf("stale results replaced the list: %+v", got)
 	}
@@ -75,7 +76,7 @@ func TestStaleResultsDropped(t *testing.T) {
 		t.Fatal("stale result drawn")
 	}
 	// The current request's answer is taken.
-	d.send(resultsMsg{seq: cur, phase: store.PhaseFinal, query: "deploy", items: []Item{{SessionID: "fresh", Title: "fresh"}}})
+	d.send(resultsMsg{seq: cur, phase: store.PhaseFinal, query: "deploy", items: []Item{{Result: recall.Result{SessionID: "fresh", Title: "fresh"}}}})
 	if d.m.list.items[0].SessionID != "fresh" {
 		t.Fatal("current result dropped")
 	}
@@ -174,7 +175,9 @@ func TestFilters(t *testing.T) {
 	b := demoBackend()
 	d := newDriver(t, b, 120, 30)
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
-	d.key("f3") // source: cli (first of the defaults)
+	d.pump("sources", func() bool { return len(d.m.filters.sources) == 5 })
+	d.key("f3") // source: claude-code, the first the database holds
+	d.key("f3") // cli
 	d.pump("filtered browse", func() bool { return d.m.finalSeq == d.m.seq })
 	if s := d.screen(); !strings.Contains(s, "source:cli") {
 		t.Fatalf("no source chip:\n%s", s)

@@ -20,12 +20,13 @@ Import your agents' history:
 or try recall on a demo history:
   recall demo`
 
-// updateInput feeds a key to the search box and searches if the text changed.
-func (m *Model) updateInput(msg tea.KeyMsg) tea.Cmd {
-	if !m.input.Update(msg) {
-		return nil
+// updateInput feeds a message to the search box and searches if the text changed.
+func (m *Model) updateInput(msg tea.Msg) tea.Cmd {
+	changed, cmd := m.input.Update(msg)
+	if !changed {
+		return cmd
 	}
-	return m.queryChanged()
+	return tea.Batch(cmd, m.queryChanged())
 }
 
 // queryChanged starts a new request for the current query and filters: it
@@ -41,16 +42,15 @@ func (m *Model) queryChanged() tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
 	m.searching = true
-	seq, backend, q, now, limit := m.seq, m.backend, strings.TrimSpace(m.input.Value()), m.opts.Now(), m.opts.Limit
+	seq, backend, q, now := m.seq, m.backend, strings.TrimSpace(m.input.Value()), m.opts.Now()
 	if q == "" {
-		o := m.filters.list(now, m.opts.Limit)
+		o := m.filters.list(now)
 		filtered := m.filters.active()
 		return func() tea.Msg {
 			list, err := backend.Browse(ctx, o)
 			items := make([]Item, len(list))
 			for i, s := range list {
-				items[i] = Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
-					When: s.LastActive, Messages: s.MessageCount, Preview: s.Preview, Cwd: s.Cwd}
+				items[i] = browseItem(s)
 			}
 			return resultsMsg{seq: seq, phase: store.PhaseFinal, browse: true, items: items, err: err,
 				index: map[bool]store.Index{true: "filtered", false: "recent"}[filtered]}
@@ -62,8 +62,11 @@ func (m *Model) queryChanged() tea.Cmd {
 		f := f
 		f.Phase = phase
 		return func() tea.Msg {
-			d, err := backend.Discover(ctx, SearchRequest{Query: q, Filter: f, Limit: limit})
-			return resultsMsg{seq: seq, phase: phase, query: q, items: d.Items, index: d.Index, elapsed: d.Elapsed, err: err}
+			d, err := backend.Discover(ctx, q, f)
+			if err != nil {
+				return resultsMsg{seq: seq, phase: phase, query: q, err: err}
+			}
+			return resultsMsg{seq: seq, phase: phase, query: q, items: searchItems(d), index: d.Index, elapsed: d.Elapsed}
 		}
 	}
 	final := ask(store.PhaseFinal)

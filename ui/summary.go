@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/ui/termtext"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -24,7 +25,7 @@ type summaryStream struct {
 	mu       sync.Mutex
 	titles   []string
 	texts    []strings.Builder
-	final    []*SummaryEvent
+	final    []*recall.Summary
 	version  uint64 // bumped on every event
 	finished bool
 	canceled bool
@@ -33,11 +34,11 @@ type summaryStream struct {
 
 func newSummaryStream(titles []string, hasModel bool) *summaryStream {
 	return &summaryStream{titles: titles, texts: make([]strings.Builder, len(titles)),
-		final: make([]*SummaryEvent, len(titles)), hasModel: hasModel}
+		final: make([]*recall.Summary, len(titles)), hasModel: hasModel}
 }
 
 // add records one event; safe for concurrent use.
-func (s *summaryStream) add(ev SummaryEvent) {
+func (s *summaryStream) add(ev recall.SummaryEvent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ev.Index < 0 || ev.Index >= len(s.texts) {
@@ -46,9 +47,9 @@ func (s *summaryStream) add(ev SummaryEvent) {
 	if ev.Delta != "" {
 		s.texts[ev.Index].WriteString(ev.Delta)
 	}
-	if ev.Done {
-		e := ev
-		s.final[ev.Index] = &e
+	if ev.Done && ev.Summary != nil {
+		sum := *ev.Summary
+		s.final[ev.Index] = &sum
 	}
 	s.version++
 }
@@ -99,16 +100,16 @@ func (s *summaryStream) text() string {
 
 // kindLabel is the visible label of a summary that is not a model's answer,
 // or names the model.
-func kindLabel(k SummaryKind, reason, model string) string {
+func kindLabel(k recall.SummaryKind, reason, model string) string {
 	switch k {
-	case SummaryExtractive:
+	case recall.SummaryExtractive:
 		return "offline extractive summary (no model configured)"
-	case SummaryRawPreview:
+	case recall.SummaryRawPreview:
 		if reason != "" {
 			return "raw preview: the model failed (" + termtext.OneLine(termtext.Sanitize(reason)) + ")"
 		}
 		return "raw preview: the model failed"
-	case SummaryModel:
+	case recall.SummaryModel:
 		if model != "" {
 			return "summary by " + termtext.OneLine(termtext.Sanitize(model))
 		}
@@ -168,7 +169,7 @@ func (m *Model) startSummary(items []Item) tea.Cmd {
 	p.cancel = cancel
 	seq, stream, backend, query := p.seq, p.stream, m.backend, m.lastQuery
 	run := func() tea.Msg {
-		backend.Summarize(ctx, query, items, stream.add)
+		backend.Summarize(ctx, query, results(items), stream.add)
 		stream.finish(ctx.Err() != nil)
 		return summaryDoneMsg{seq: seq}
 	}
