@@ -1,7 +1,7 @@
 package ui
 
 import (
-	"encoding/base64"
+	"context"
 	"fmt"
 	"io"
 	"os"
@@ -142,44 +142,124 @@ func (m *Model) execDone(msg execDoneMsg) tea.Cmd {
 		status = m.status.set(msg.what+": "+msg.err.Error(), true)
 	}
 	if msg.what == "resume" {
-		return tea.Batch(status, m.queryChanged())
+		return tea.Batch(status, m.refresh())
 	}
 	return status
 }
 
-// yank (y) copies the summary when the panel is open, else the session id,
-// to the clipboard with OSC 52 (works over ssh and in tmux with
-// set-clipboard on).
+// yank (y) copies the summary when the panel is open, else the message at
+// the reading position of the detail pane (the current hit after n/N).
 func (m *Model) yank() tea.Cmd {
-	text, what := "", ""
+	var text, what string
 	switch {
 	case m.summary.open && m.summary.stream != nil:
-		text, what = m.summary.stream.text(), "summary"
+		text, what = m.summary.stream.text(), "the summary"
 	default:
-		it, ok := m.list.Selected()
+		msg, i, ok := m.detail.currentMessage()
 		if !ok {
-			return nil
+			return m.status.set("nothing to copy: no session is open", false)
 		}
-		text, what = it.SessionID, "session id "+shortID(it.SessionID)
+		text = msg.Content
+		if strings.TrimSpace(text) == "" {
+			text = msg.ToolCalls
+		}
+		what = fmt.Sprintf("message %d of %d (%s, %s)", i+1, len(m.detail.msgs), msg.Role, byteSize(len(text)))
 	}
-	w := m.opts.Clipboard
+	text = termtext.Sanitize(text)
+	if strings.TrimSpace(text) == "" {
+		return m.status.set("nothing to copy: "+what+" is empty", false)
+	}
+	return m.copyCmd(text, what)
+}
+
+// yankResume (Y) copies the shell command that resumes the selected session.
+func (m *Model) yankResume() tea.Cmd {
+	it, ok := m.list.Selected()
+	if !ok {
+		return m.status.set("nothing to copy: no session selected", false)
+	}
+	ctx, backend, clip := m.ctx, m.backend, m.opts.Clipboard
 	return func() tea.Msg {
-		if err := writeOSC52(w, text); err != nil {
-			return statusMsg{text: "copy: " + err.Error(), err: true}
+		line, err := resumeLine(ctx, backend, it.SessionID)
+		if err != nil {
+			return statusMsg{text: "copy resume command: " + err.Error(), err: true}
 		}
-		return statusMsg{text: "copied " + what}
+		return copyNow(ctx, clip, line, "the resume command ("+line+")")
 	}
 }
 
-// writeOSC52 writes the clipboard escape for text; inside tmux it is wrapped
-// in tmux's passthrough so the outer terminal receives it.
-func writeOSC52(w io.Writer, text string) error {
-	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
-	if os.Getenv("TMUX") != "" {
-		seq = "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+// copyCmd copies text in a command and reports where it went.
+func (m *Model) copyCmd(text, what string) tea.Cmd {
+	ctx, clip := m.ctx, m.opts.Clipboard
+	return func() tea.Msg { return copyNow(ctx, clip, text, what) }
+}
+
+func copyNow(ctx context.Context, clip Clipboard, text, what string) tea.Msg {
+	where, err := clip.Copy(ctx, text)
+	if err != nil {
+		return statusMsg{text: "copy failed, nothing copied: " + err.Error(), err: true}
 	}
-	_, err := io.WriteString(w, seq)
-	return err
+	return statusMsg{text: "copied " + what + " to " + where}
+}
+
+// resumeLine is the shell command line that resumes session id in its agent,
+// in its working directory: what Y copies and `recall pick --resume` prints.
+func resumeLine(ctx context.Context, backend Backend, id string) (string, error) {
+	sess, _, err := backend.Transcript(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	cmd, err := recall.ResumeCommand(sess)
+	if err != nil {
+		return "", err
+	}
+	// The program by name, as a person types it (Args[0] is the path found on $PATH).
+	line := shellJoin(append([]string{filepath.Base(cmd.Args[0])}, cmd.Args[1:]...))
+	if cmd.Dir != "" {
+		line = "cd " + shellQuote(cmd.Dir) + " && " + line
+	}
+	return line, nil
+}
+
+// shellQuote quotes s for a POSIX shell (bash, zsh, fish alike) when it needs it.
+func shellQuote(s string) string {
+	if s != "" && strings.IndexFunc(s, func(r rune) bool {
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '=' || r == '@' || r == '+' ||
+			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
+	}) < 0 {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+func shellJoin(args []string) string {
+	q := make([]string, len(args))
+	for i, a := range args {
+		q[i] = shellQuote(a)
+	}
+	return strings.Join(q, " ")
+}
+
+// byteSize is n bytes for people: "812 B", "4.2 kB".
+func byteSize(n int) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f kB", float64(n)/1000)
+}
+
+// currentMessage is the message the detail pane is at: the best hit's
+// message (where the pane opened), else the first; with its index.
+func (d *detailView) currentMessage() (store.Message, int, bool) {
+	if d.sessionID == "" || d.session.ID != d.sessionID || len(d.msgs) == 0 {
+		return store.Message{}, 0, false
+	}
+	for i, msg := range d.msgs {
+		if msg.ID == d.item.MatchMessageID {
+			return msg, i, true
+		}
+	}
+	return d.msgs[0], 0, true
 }
 
 // exportMarkdown is recall.ExportMarkdown sanitised: what the TUI writes is

@@ -38,7 +38,10 @@ func newDriverWith(t testing.TB, b Backend, w, h int, opts Options) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	opts.Now, opts.Clipboard = func() time.Time { return testNow }, &strings.Builder{}
+	opts.Now = func() time.Time { return testNow }
+	if opts.Clipboard == nil {
+		opts.Clipboard = &fakeClipboard{}
+	}
 	m := New(ctx, b, opts)
 	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
@@ -137,7 +140,7 @@ func keyMsg(k string) tea.KeyMsg {
 		"shift+tab": tea.KeyShiftTab, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "ctrl+c": tea.KeyCtrlC,
 		"ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP, "ctrl+u": tea.KeyCtrlU, "ctrl+w": tea.KeyCtrlW,
 		"ctrl+a": tea.KeyCtrlA, "ctrl+e": tea.KeyCtrlE, "backspace": tea.KeyBackspace, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5,
+		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
 	}
 	if t, ok := names[k]; ok {
 		return tea.KeyMsg{Type: t}
@@ -306,4 +309,30 @@ func demoBackend() *fakeBackend {
 		},
 	}
 	return &fakeBackend{sessions: sess, msgs: msgs, summary: "The **migration** failed because of a lock. It now sets a busy timeout."}
+}
+
+// fakeClipboard records what was copied; err makes every copy fail.
+type fakeClipboard struct {
+	mu     sync.Mutex
+	copied []string
+	err    error
+}
+
+func (c *fakeClipboard) Copy(ctx context.Context, text string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return "", c.err
+	}
+	c.copied = append(c.copied, text)
+	return "the test clipboard", nil
+}
+
+func (c *fakeClipboard) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.copied) == 0 {
+		return ""
+	}
+	return c.copied[len(c.copied)-1]
 }

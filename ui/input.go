@@ -60,6 +60,10 @@ func (b *searchBox) Update(msg tea.Msg) (changed bool, cmd tea.Cmd) {
 			return false, nil
 		}
 		k.Runes = []rune(termtext.Sanitize(string(k.Runes)))
+		// Letters typed fast arrive together and may spell a key's name
+		// ("end", "left", "delete"), which textinput would take for that
+		// key: as a paste they are text.
+		k.Paste = k.Paste || len(k.Runes) > 1
 		msg = k
 	}
 	before := b.Value()

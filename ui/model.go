@@ -18,7 +18,6 @@ package ui
 
 import (
 	"context"
-	"io"
 	"os"
 	"time"
 
@@ -53,8 +52,9 @@ type Options struct {
 	Query string
 	// Now is the clock (tests pin it); nil is time.Now.
 	Now func() time.Time
-	// Clipboard receives OSC 52 sequences for y; nil is os.Stdout.
-	Clipboard io.Writer
+	// Clipboard is where y and Y copy to; nil is the system's
+	// (SystemClipboard over the terminal Run draws on).
+	Clipboard Clipboard
 	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
 	Notice string
 	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
@@ -88,6 +88,9 @@ type Model struct {
 	showHelp      bool
 
 	seq        uint64 // search request id
+	topSeq     uint64 // the request whose answers put the selection on the top result
+	userMoved  bool   // the user moved the selection since the query last changed
+	listOnly   bool   // the layout toggle: the list alone, the detail pane on enter
 	cancel     context.CancelFunc
 	searching  bool
 	finalSeq   uint64 // the seq whose PhaseFinal answer arrived
@@ -112,7 +115,7 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		opts.RefreshEvery = defaultRefreshEvery
 	}
 	if opts.Clipboard == nil {
-		opts.Clipboard = os.Stdout
+		opts.Clipboard = SystemClipboard{Terminal: os.Stdout}
 	}
 	st := DefaultStyles()
 	if opts.NoColor {

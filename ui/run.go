@@ -15,7 +15,7 @@ import (
 // is restored on return. With opts.NoColor nothing it draws carries a colour.
 func Run(ctx context.Context, b Backend, opts Options, in io.Reader, out io.Writer) error {
 	if opts.Clipboard == nil {
-		opts.Clipboard = out
+		opts.Clipboard = SystemClipboard{Terminal: out}
 	}
 	if opts.NoColor {
 		// lipgloss drops every attribute under NO_COLOR, reverse and bold

@@ -15,7 +15,7 @@ import (
 const firstRunText = `No sessions yet.
 
 Import your agents' history:
-  recall import
+  recall import all
 
 or try recall on a demo history:
   recall demo`
@@ -29,12 +29,25 @@ func (m *Model) updateInput(msg tea.Msg) tea.Cmd {
 	return tea.Batch(cmd, m.queryChanged())
 }
 
-// queryChanged starts a new request for the current query and filters: it
+// queryChanged searches again because the user changed the query or the
+// filters: the selection goes to the top result of each answer (the first
+// paint, then the ranked list), until the user moves it.
+func (m *Model) queryChanged() tea.Cmd {
+	cmd := m.search()
+	m.topSeq, m.userMoved = m.seq, false
+	return cmd
+}
+
+// refresh searches again for the same query (another process wrote, an
+// agent resumed from here returned): the selection stays on its session.
+func (m *Model) refresh() tea.Cmd { return m.search() }
+
+// search starts a new request for the current query and filters: it
 // bumps the request id, cancels the request in flight and asks at once (no
 // debounce: the first phase is meant to answer within a frame). A non-empty
 // query asks twice in sequence: PhaseFirst for the newest hits, painted
 // immediately, then PhaseFinal for the ranked list.
-func (m *Model) queryChanged() tea.Cmd {
+func (m *Model) search() tea.Cmd {
 	m.seq++
 	if m.cancel != nil {
 		m.cancel()
@@ -111,23 +124,38 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 	}
 	m.lastQuery = msg.query
 	m.emptyDB = msg.browse && len(msg.items) == 0 && !m.filters.active()
-	switch {
-	case m.emptyDB:
-		m.list.emptyMsg = firstRunText
-	case msg.browse:
-		m.list.emptyMsg = "no sessions match the filters"
-	default:
-		m.list.emptyMsg = "no matches — try OR, a prefix*, or fewer words (F1 for syntax)"
-	}
+	m.list.emptyMsg = m.emptyText(msg.browse)
 	m.filters.learnSources(msg.items)
 	m.status.setSearch(msg.index, msg.elapsed, len(msg.items), msg.browse)
 	before := m.list.SelectedID()
 	m.list.SetItems(msg.items)
+	if msg.seq == m.topSeq && !m.userMoved {
+		m.list.Select(0)
+	}
 	m.list.dirty = true
+	if len(msg.items) == 0 && m.focus != focusSearch {
+		// Nothing to move through: the keyboard goes back to the query.
+		m.setFocus(focusSearch)
+	}
 	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query {
 		return m.selectionChanged()
 	}
 	return nil
+}
+
+// emptyText is what the list says when an answer is empty.
+func (m *Model) emptyText(browse bool) string {
+	filters := m.filters.describe()
+	switch {
+	case m.emptyDB:
+		return firstRunText
+	case browse:
+		return "no sessions with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters"
+	case filters != "":
+		return "no matches with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters\n" +
+			"or try OR, a prefix*, fewer words\n(F1 for the syntax)"
+	}
+	return "no matches\ntry OR, a prefix*, or fewer words\n(F1 for the syntax)"
 }
 
 // move moves the selection, or scrolls the detail pane when it has focus.
@@ -155,6 +183,7 @@ func (m *Model) move(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var changed bool
+	m.userMoved = true
 	switch {
 	case key.Matches(msg, k.Up):
 		changed = m.list.Move(-1)
