@@ -66,12 +66,7 @@ func TestTmuxEndToEnd(t *testing.T) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		t.Skip("tmux not installed")
 	}
-	bin := filepath.Join(t.TempDir(), "bin", "recall")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Dir = ".."
-	if out, err := build.CombinedOutput(); err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
+	bin := recallBinary(t)
 	t.Run("colour", func(t *testing.T) { e2eColour(t, bin) })
 	// Colourless terminals: NO_COLOR, CLICOLOR=0, and CI set (termenv's "not a
 	// terminal", which the project's CI has) all draw in reverse and bold.

@@ -22,7 +22,9 @@ func TestMain(m *testing.M) {
 	// and escape checks mean something) and the time zone of timestamps.
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	code := m.Run()
+	removeTestBinary()
+	os.Exit(code)
 }
 
 // golden compares got with testdata/<Test>/<sub>.golden (rewritten with -update).
