@@ -127,6 +127,12 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		if errors.Is(err, flag.ErrHelp) {
 			return 0
 		}
+		// An error that carries its own exit status and no message (recall
+		// pick cancelled) ends the process quietly with that status.
+		var coded interface{ ExitCode() int }
+		if errors.As(err, &coded) && err.Error() == "" {
+			return coded.ExitCode()
+		}
 		msg := strings.TrimPrefix(err.Error(), ErrUsage.Error()+": ")
 		fmt.Fprintf(stderr, "recall %s: %s\n", name, msg)
 		if errors.Is(err, ErrUsage) {
