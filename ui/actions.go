@@ -2,12 +2,15 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
@@ -43,33 +46,91 @@ func (m *Model) resume() tea.Cmd {
 	}
 }
 
-// export (e) writes the selected session as markdown into the working directory.
+// export (e) writes the selected session as markdown into the working
+// directory, readable by its owner only (transcripts are private). It never
+// replaces a file silently: when the file exists the status line says so and
+// a second e within a few seconds replaces it.
 func (m *Model) export() tea.Cmd {
 	it, ok := m.list.Selected()
 	if !ok {
 		return nil
 	}
+	p := m.pendingExport
+	m.pendingExport = pendingExport{}
+	overwrite := p.sessionID == it.SessionID && m.opts.Now().Sub(p.asked) < statusTTL
 	ctx, backend := m.ctx, m.backend
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		name := recall.ExportFileName(sess)
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		path, err := filepath.Abs(recall.ExportFileName(sess))
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		err = exportMarkdown(f, sess, msgs)
+		var doc strings.Builder
+		if err := exportMarkdown(&doc, sess, msgs); err != nil {
+			return statusMsg{text: "export: " + err.Error(), err: true}
+		}
+		switch err := writePrivate(path, doc.String(), overwrite); {
+		case errors.Is(err, fs.ErrExist):
+			return exportExistsMsg{sessionID: it.SessionID, path: path}
+		case err != nil:
+			return statusMsg{text: "export: " + err.Error(), err: true}
+		}
+		return statusMsg{text: "exported " + path}
+	}
+}
+
+// pendingExport is an export that stopped at an existing file.
+type pendingExport struct {
+	sessionID string
+	asked     time.Time
+}
+
+// exportExistsMsg says the export's file already exists.
+type exportExistsMsg struct{ sessionID, path string }
+
+// exportExists asks before replacing the file.
+func (m *Model) exportExists(msg exportExistsMsg) tea.Cmd {
+	m.pendingExport = pendingExport{sessionID: msg.sessionID, asked: m.opts.Now()}
+	return m.status.set(msg.path+" exists: e again replaces it", false)
+}
+
+// writePrivate writes text to path with mode 0600. Unless overwrite, an
+// existing file is left alone and the error wraps fs.ErrExist; with
+// overwrite the file is replaced whole (written beside it, then renamed), so
+// it is 0600 even if the old one was not and is never seen half-written.
+func writePrivate(path, text string, overwrite bool) error {
+	if !overwrite {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteString(text)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return statusMsg{text: "export: " + err.Error(), err: true}
+			os.Remove(path)
 		}
-		abs, _ := filepath.Abs(name)
-		return statusMsg{text: "exported to " + abs}
+		return err
 	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".recall-export-*.md")
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // pager (o) opens the selected session as markdown in $PAGER (less by default).
@@ -180,7 +241,11 @@ func (m *Model) yankResume() tea.Cmd {
 	}
 	ctx, backend, clip := m.ctx, m.backend, m.opts.Clipboard
 	return func() tea.Msg {
-		line, err := resumeLine(ctx, backend, it.SessionID)
+		sess, _, err := backend.Transcript(ctx, it.SessionID)
+		line := ""
+		if err == nil {
+			line, err = ResumeLine(sess)
+		}
 		if err != nil {
 			return statusMsg{text: "copy resume command: " + err.Error(), err: true}
 		}
@@ -202,13 +267,10 @@ func copyNow(ctx context.Context, clip Clipboard, text, what string) tea.Msg {
 	return statusMsg{text: "copied " + what + " to " + where}
 }
 
-// resumeLine is the shell command line that resumes session id in its agent,
-// in its working directory: what Y copies and `recall pick --resume` prints.
-func resumeLine(ctx context.Context, backend Backend, id string) (string, error) {
-	sess, _, err := backend.Transcript(ctx, id)
-	if err != nil {
-		return "", err
-	}
+// ResumeLine is the shell command line that resumes sess in its agent, in
+// its working directory (cd DIR && claude --resume ID), quoted for POSIX
+// shells and fish: what Y copies and `recall pick --resume` prints.
+func ResumeLine(sess store.Session) (string, error) {
 	cmd, err := recall.ResumeCommand(sess)
 	if err != nil {
 		return "", err

@@ -145,10 +145,15 @@ func (m *Model) cycleFocus(dir int) {
 }
 
 // open (enter) summarises the selected session; on a narrow screen it also
-// shows the detail pane full-screen.
+// shows the detail pane full-screen. In a picker it picks the session.
 func (m *Model) open() tea.Cmd {
-	if _, ok := m.list.Selected(); !ok {
+	it, ok := m.list.Selected()
+	if !ok {
 		return nil
+	}
+	if m.opts.Pick {
+		m.picked = it.SessionID
+		return m.quit()
 	}
 	if m.layout.mode == layoutSingle {
 		m.setFocus(focusDetail)

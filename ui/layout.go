@@ -72,6 +72,9 @@ func computeLayout(w, h int, listOnly bool) layout {
 // resize lays the regions out for a w x h terminal and re-renders what
 // depends on the width.
 func (m *Model) resize(w, h int) tea.Cmd {
+	if m.opts.Height > 0 {
+		h = min(h, m.opts.Height)
+	}
 	w, h = max(w, 20), max(h, headerH+footerH+minBodyH)
 	oldDetW := m.layout.detW
 	m.width, m.height = w, h

@@ -60,6 +60,12 @@ type Options struct {
 	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
 	// and markdown keep only bold, italic, underline, faint and reverse.
 	NoColor bool
+	// Pick makes the TUI a picker (recall pick): enter ends it with the
+	// selected session, which Pick returns.
+	Pick bool
+	// Height > 0 draws the TUI in that many lines (inline under the prompt,
+	// with Pick) rather than the whole terminal.
+	Height int
 	// RefreshEvery is how often the database is checked for writes by other
 	// processes (recall watch, an import, an agent); 0 means 2 s, negative never.
 	RefreshEvery time.Duration
@@ -99,8 +105,11 @@ type Model struct {
 	seqDetail  uint64
 	seqSummary uint64
 	quitting   bool
-	dbToken    string // the database's change token when the list was last refreshed
-	polled     bool   // the first (baseline) reading of dbToken was taken
+	picked     string // the session chosen with enter (Pick)
+
+	pendingExport pendingExport // e stopped at an existing file
+	dbToken       string        // the database's change token when the list was last refreshed
+	polled        bool          // the first (baseline) reading of dbToken was taken
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
@@ -132,6 +141,9 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	m.status.styles = st
 	if opts.Notice != "" {
 		m.status.set(opts.Notice, false)
+	}
+	if opts.Pick {
+		m.keys.Open.SetHelp("enter", "pick")
 	}
 	m.setFocus(focusSearch)
 	m.resize(80, 24)
@@ -191,6 +203,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpireMsg:
 		m.status.expire(msg.id)
 		return m, nil
+	case exportExistsMsg:
+		return m, m.exportExists(msg)
 	case sourcesMsg:
 		if msg.err == nil {
 			m.filters.setSources(msg.sources)

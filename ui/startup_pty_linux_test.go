@@ -201,6 +201,41 @@ func TestStartsWithoutWaitingForTheTerminal(t *testing.T) {
 		})
 	}
 
+	// A cold compile cache (the first run on a machine) says what the
+	// wait is for before the TUI takes the screen, and only then.
+	t.Run("cold cache", func(t *testing.T) {
+		cache := t.TempDir()
+		const notice = "preparing the search engine (first run only)"
+		for run, want := range []bool{true, false} {
+			p := openSilentPTY(t, 120, 40)
+			cmd := exec.Command(bin, "--db", db)
+			cmd.Env = append(append([]string{}, env...), "XDG_CACHE_HOME="+cache)
+			p.start(t, cmd)
+			var frame time.Duration
+			var ok bool
+			for deadline := time.Now().Add(60 * time.Second); !ok && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+				frame, ok = p.firstSeen("earch your agent history")
+			}
+			if !ok {
+				cmd.Process.Kill()
+				t.Fatalf("run %d: no first frame: %q", run, p.output())
+			}
+			at, shown := p.firstSeen(notice)
+			switch {
+			case shown != want:
+				t.Errorf("run %d (cold %v): notice shown %v: %q", run, want, shown, p.output()[:min(200, len(p.output()))])
+			case shown && !strings.HasPrefix(p.output(), "recall: "+notice):
+				t.Errorf("the notice is not the first thing written: %q", p.output()[:80])
+			case shown:
+				t.Logf("cold start: notice at %v, first frame at %v", at, frame)
+			}
+			p.master.Write([]byte{3})
+			if err := waitTimeout(cmd, 10*time.Second); err != nil {
+				t.Errorf("quit: %v", err)
+			}
+		}
+	})
+
 	t.Run("piped", func(t *testing.T) {
 		p := openSilentPTY(t, 120, 40)
 		var stdout bytes.Buffer
