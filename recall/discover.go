@@ -54,7 +54,11 @@ type DiscoverOptions struct {
 
 // Discovery is phase 1's answer: the top sessions with their evidence.
 type Discovery struct {
-	Query            string
+	Query string
+	// Parsed is the query as the store parsed it (store.SearchResult.Parsed):
+	// the terms to highlight and to centre transcript windows on.
+	Parsed           store.Query
+	Notice           string      // what the store's sanitiser dropped from a hostile query, "" normally
 	Index            store.Index // the search path that served the query
 	Elapsed          time.Duration
 	SessionsSearched int // unique lineages kept (Hermes's sessions_searched)
@@ -73,6 +77,9 @@ type Result struct {
 	MatchMessageID int64
 	Snippet        string // with store.HighlightStart/End around matches
 	Hits           int    // hits in this lineage among the scanned rows
+	// Parsed is the parsed query that found this result (Discovery.Parsed),
+	// so that Summarize centres the transcript on the same terms.
+	Parsed store.Query
 
 	// Anchored evidence: the user/assistant messages around the hit (the
 	// anchor itself is always kept), and the session's first and last
@@ -138,7 +145,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	if err != nil {
 		return nil, fmt.Errorf("search messages: %w", err)
 	}
-	d.Index = res.Index
+	d.Index, d.Parsed, d.Notice = res.Index, res.Parsed, res.Notice
 	hits := res.Hits
 	sort.SliceStable(hits, func(i, j int) bool { return demoted(hits[i].Source) < demoted(hits[j].Source) })
 
@@ -167,7 +174,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		if err != nil {
 			return nil, err
 		}
-		r.Hits = counts[p.root]
+		r.Hits, r.Parsed = counts[p.root], d.Parsed
 		d.Results[i] = r
 	}
 	if err := e.evidenceAll(ctx, d.Results, o.SkipEvidence); err != nil {

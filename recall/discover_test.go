@@ -238,3 +238,26 @@ func TestBrowse(t *testing.T) {
 		t.Errorf("browse %v, want the newest (s-zh) first", ids)
 	}
 }
+
+// TestDiscoverCarriesTheParse: a Discovery and each of its results carry
+// the store's parse of the query, so Summarize and the TUI look for the
+// terms the index matched (deploy, not the excluded docker).
+func TestDiscoverCarriesTheParse(t *testing.T) {
+	f := openFixture(t)
+	e := New(f.st, Options{})
+	d, err := e.Discover(context.Background(), "network -zzzz", DiscoverOptions{Limit: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Results) == 0 {
+		t.Fatal("no results for network")
+	}
+	if got := d.Parsed.Words(); !slices.Equal(got, []string{"network"}) {
+		t.Errorf("Discovery.Parsed words = %q, want [network]", got)
+	}
+	for _, r := range d.Results {
+		if got := r.Parsed.Words(); !slices.Equal(got, []string{"network"}) {
+			t.Errorf("result %s: Parsed words = %q", r.SessionID, got)
+		}
+	}
+}

@@ -8,7 +8,9 @@
 //	                    -> anchored evidence: ±5 messages + 3 bookends each end
 //	         (milliseconds, no model: the answer an agent or a user can act on at once)
 //	phase 2  Summarize  transcript of the hit session ([USER]/[ASSISTANT]/[TOOL:x], ids #123)
-//	                    -> truncateAroundMatches to the character budget
+//	                    -> matchWindow: cut to the character budget around the
+//	                       query's positive words, as the store parsed them
+//	                       (Hermes's _truncate_around_matches)
 //	                    -> N summaries concurrently under a semaphore, streamed
 //	                       delta by delta through a callback; the model cites ids
 //	                    -> per-session fallbacks: extractive (no model configured)

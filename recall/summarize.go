@@ -106,14 +106,16 @@ func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query stri
 		msgs = evidenceMessages(r) // the window phase 1 already read
 	}
 	t := formatTranscript(msgs)
-	w := matchWindow(t.text, query, e.opts.Budget)
-	text := w.text
-	if w.start > 0 || w.end < w.total {
-		text = w.render()
+	parsed := r.Parsed
+	if parsed.Empty() { // a row from browsing, not from a search of this query
+		parsed = store.ParseQuery(query)
 	}
+	terms := windowTerms(parsed)
+	w := matchWindow(t.text, terms, e.opts.Budget)
+	text := w.render()
 	if e.client == nil {
 		return Summary{SessionID: r.SessionID, Kind: SummaryExtractive, Reason: "no model configured",
-			Text: extractiveSummary(t.messagesIn(w.start, w.end), queryTerms(query))}
+			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms)}
 	}
 	fail := func(err error) Summary {
 		reason := err.Error()

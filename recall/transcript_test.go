@@ -121,7 +121,7 @@ func TestExtractiveSummary(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := extractiveSummary(tc.msgs, queryTerms(tc.query))
+			got := extractiveSummary(tc.msgs, queryWords(tc.query))
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("lacks %q in:\n%s", w, got)

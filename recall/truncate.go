@@ -8,9 +8,11 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store"
 )
 
-// Markers added where truncateAroundMatches cut the transcript (Hermes's text).
+// Markers added where a transcript window was cut (Hermes's text).
 const (
 	earlierMarker = "...[earlier conversation truncated]...\n\n"
 	laterMarker   = "\n\n...[later conversation truncated]..."
@@ -20,28 +22,6 @@ const (
 // occurrence of the rarest term for it to count as a co-occurrence.
 const cooccurWindow = 200
 
-// truncateAroundMatches cuts text to at most maxChars characters (runes)
-// around the query's matches, Hermes's _truncate_around_matches measured in
-// characters instead of bytes:
-//
-//  1. every occurrence of the whole (plain-term) query phrase;
-//  2. else, with several terms, each occurrence of the rarest term that has
-//     every other term within 200 characters;
-//  3. else every occurrence of every term.
-//
-// Among windows that start a quarter of the budget before a match position,
-// it keeps the first one covering the most positions, and marks cut ends.
-// Matching is case-insensitive (Unicode lower case). Invalid UTF-8 is
-// replaced first, so the output is always valid UTF-8 and never splits a
-// character.
-func truncateAroundMatches(text, query string, maxChars int) string {
-	w := matchWindow(text, query, maxChars)
-	if w.start == 0 && w.end == w.total {
-		return w.text
-	}
-	return w.render()
-}
-
 // window is where a transcript is cut: rune offsets [start, end) of text,
 // which has total runes. Byte offsets are kept to slice without re-walking.
 type window struct {
@@ -50,8 +30,14 @@ type window struct {
 	startByte, endByte int
 }
 
-// render returns the window's text with the truncation markers.
+// cut reports whether the window leaves part of the text out.
+func (w window) cut() bool { return w.start > 0 || w.end < w.total }
+
+// render returns the window's text, with the truncation markers where it was cut.
 func (w window) render() string {
+	if !w.cut() {
+		return w.text
+	}
 	var b strings.Builder
 	b.Grow(w.endByte - w.startByte + len(earlierMarker) + len(laterMarker))
 	if w.start > 0 {
@@ -64,8 +50,21 @@ func (w window) render() string {
 	return b.String()
 }
 
-// matchWindow computes the window truncateAroundMatches cuts; see there.
-func matchWindow(text, query string, maxChars int) window {
+// matchWindow chooses where to cut text to at most maxChars characters
+// (runes) around the matches of terms (windowTerms of the query): Hermes's
+// _truncate_around_matches, measured in characters instead of bytes:
+//
+//  1. every occurrence of the terms as one phrase;
+//  2. else, with several terms, each occurrence of the rarest term that has
+//     every other term within 200 characters;
+//  3. else every occurrence of every term.
+//
+// Among windows that start a quarter of the budget before a match position,
+// it keeps the first one covering the most positions; render marks the cut
+// ends. Matching is case-insensitive (Unicode lower case). Invalid UTF-8 is
+// replaced first, so the output is always valid UTF-8 and never splits a
+// character.
+func matchWindow(text string, terms []string, maxChars int) window {
 	if maxChars <= 0 {
 		maxChars = DefaultBudget
 	}
@@ -86,7 +85,7 @@ func matchWindow(text, query string, maxChars int) window {
 	if f.runes <= maxChars {
 		return window{text: text, end: f.runes, total: f.runes, endByte: len(text)}
 	}
-	positions := matchPositions(f, queryTerms(query))
+	positions := matchPositions(f, terms)
 	start := 0
 	if len(positions) > 0 {
 		start = bestWindowStart(positions, f.runes, maxChars)
@@ -96,49 +95,18 @@ func matchWindow(text, query string, maxChars int) window {
 		startByte: f.byteOfRune(start), endByte: f.byteOfRune(end)}
 }
 
-// queryTerms reduces a search query to its plain, lower-cased terms: FTS5
-// syntax (quotes, parentheses, prefix stars, column filters, AND/OR/NOT/NEAR)
-// is dropped, so `"docker networking"` still finds the phrase docker
-// networking in the transcript. Duplicates are dropped.
-func queryTerms(query string) []string {
-	clean := strings.Map(func(r rune) rune {
-		switch r {
-		case '"', '`', '(', ')', '*', '^', '{', '}', '+':
-			return ' '
-		}
-		return r
-	}, query)
+// windowTerms are the words a transcript window is centred on: the
+// positive words of the store's parse of the query (a NOT'd word is never a
+// match, a column name or NEAR distance never a word), folded as the
+// transcript is, each once.
+func windowTerms(q store.Query) []string {
 	var terms []string
-	afterComma := false // NEAR(a b, 5): the distance is not a term
-	for _, t := range strings.Fields(clean) {
-		wasAfterComma := afterComma
-		afterComma = strings.HasSuffix(t, ",")
-		switch {
-		case t == "AND" || t == "OR" || t == "NOT" || t == "NEAR" || strings.HasPrefix(t, "NEAR/"):
-			continue
-		case wasAfterComma && strings.Trim(t, "0123456789") == "":
-			continue
+	for _, w := range q.Words() {
+		if f := foldString(w); f != "" && !slices.Contains(terms, f) {
+			terms = append(terms, f)
 		}
-		if col, rest, ok := strings.Cut(t, ":"); ok && rest != "" && isColumnName(col) {
-			t = rest // content:docker
-		}
-		t = foldString(strings.Trim(t, ",:"))
-		if t == "" || slices.Contains(terms, t) {
-			continue
-		}
-		terms = append(terms, t)
 	}
 	return terms
-}
-
-// isColumnName reports whether s could be an FTS5 column filter's name.
-func isColumnName(s string) bool {
-	for _, r := range s {
-		if !(r == '_' || 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z') {
-			return false
-		}
-	}
-	return s != ""
 }
 
 // matchPositions returns the sorted rune offsets of the matches, by the

@@ -8,6 +8,8 @@ import (
 	"testing"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store"
 )
 
 // refTruncate is a line-by-line port of Hermes's _truncate_around_matches
@@ -35,7 +37,7 @@ func refTruncate(text, query string, maxChars int) string {
 		}
 		return out
 	}
-	terms := queryTerms(query)
+	terms := queryWords(query)
 	var pos []int
 	if len(terms) > 0 {
 		pos = find(strings.Join(terms, " "))
@@ -180,7 +182,7 @@ func TestTruncateAroundMatches(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := truncateAroundMatches(tc.text, tc.query, tc.max)
+			got := truncateQuery(tc.text, tc.query, tc.max)
 			if ref := refTruncate(tc.text, tc.query, tc.max); got != ref {
 				t.Fatalf("differs from the Hermes reference:\n got %q\nwant %q", clipForLog(got), clipForLog(ref))
 			}
@@ -231,7 +233,7 @@ func TestTruncateRandomAgainstReference(t *testing.T) {
 			sb.WriteString(alphabet[rng.Intn(len(alphabet))])
 		}
 		text, q, max := sb.String(), queries[rng.Intn(len(queries))], 1+rng.Intn(120)
-		if got, want := truncateAroundMatches(text, q, max), refTruncate(text, q, max); got != want {
+		if got, want := truncateQuery(text, q, max), refTruncate(text, q, max); got != want {
 			t.Fatalf("case %d (query %q, max %d, text %q):\n got %q\nwant %q", i, q, max, text, got, want)
 		}
 	}
@@ -246,7 +248,7 @@ func FuzzTruncate(f *testing.F) {
 		if max <= 0 || max > 1<<16 {
 			max = 1 + (max&0xffff+0xffff)%4096
 		}
-		out := truncateAroundMatches(text, query, max)
+		out := truncateQuery(text, query, max)
 		checkBudget(t, out, max)
 		if utf8.ValidString(text) && len(text) < 1024 {
 			if want := refTruncate(text, query, max); out != want {
@@ -304,7 +306,7 @@ func BenchmarkTruncate10MB(b *testing.B) {
 		b.Run(q, func(b *testing.B) {
 			b.SetBytes(int64(len(text)))
 			for b.Loop() {
-				_ = truncateAroundMatches(text, q, DefaultBudget)
+				_ = truncateQuery(text, q, DefaultBudget)
 			}
 		})
 	}
@@ -350,23 +352,60 @@ func TestFoldGrowsAtTheEnd(t *testing.T) {
 	}
 }
 
-func TestQueryTerms(t *testing.T) {
+// truncateAroundMatches is what Summarize does to a transcript: Hermes's
+// _truncate_around_matches, whose line-by-line port refTruncate is the oracle.
+func truncateAroundMatches(text string, q store.Query, maxChars int) string {
+	return matchWindow(text, windowTerms(q), maxChars).render()
+}
+
+// truncateQuery truncates around the matches of a query string, parsed
+// by the store as a search would parse it.
+func truncateQuery(text, query string, maxChars int) string {
+	return truncateAroundMatches(text, store.ParseQuery(query), maxChars)
+}
+
+// queryWords are the window terms of a query string.
+func queryWords(query string) []string { return windowTerms(store.ParseQuery(query)) }
+
+// TestWindowTerms: the transcript window looks for the words the store's
+// parse says a match contains, not for what a second lexer guessed: an
+// excluded word, a column name or a NEAR distance is never one of them.
+func TestWindowTerms(t *testing.T) {
 	tests := map[string][]string{
 		"docker network":             {"docker", "network"},
 		`"Docker Network"`:           {"docker", "network"},
 		"deploy OR rollback":         {"deploy", "rollback"},
-		"deploy NOT rollback":        {"deploy", "rollback"},
+		"deploy NOT rollback":        {"deploy"},
+		"deploy -docker":             {"deploy"},
+		"deploy -(docker OR podman)": {"deploy"},
 		"deploy*":                    {"deploy"},
 		"NEAR(deploy production, 5)": {"deploy", "production"},
+		"c++ NEAR(a b, 3)":           {"c++", "a", "b"},
 		"content:docker":             {"docker"},
 		"docker docker DOCKER":       {"docker"},
 		"数据库 迁移":                     {"数据库", "迁移"},
 		"  ":                         nil,
-		"c++ and or":                 {"c", "and", "or"},
+		"c++ and or":                 {"c++", "and", "or"},
+		"chat-send":                  {"chat-send"},
 	}
 	for q, want := range tests {
-		if got := queryTerms(q); !slices.Equal(got, want) {
-			t.Errorf("queryTerms(%q) = %q, want %q", q, got, want)
+		if got := queryWords(q); !slices.Equal(got, want) {
+			t.Errorf("queryWords(%q) = %q, want %q", q, got, want)
+		}
+	}
+}
+
+// TestTruncateCentresOnPositiveTerms: for `deploy -docker` the window is
+// centred on deploy, never on the excluded word: the old lexer kept
+// "-docker" (and "docker" of NOT docker) as terms, so a transcript that
+// mentions app-docker twenty times was cut around those mentions.
+func TestTruncateCentresOnPositiveTerms(t *testing.T) {
+	pad := strings.Repeat("x", 2000)
+	text := strings.Repeat("restart app-docker now ", 20) + pad + " deploy " + pad
+	for _, q := range []string{"deploy -docker", "deploy NOT docker", "deploy NOT (docker OR podman)"} {
+		got := truncateQuery(text, q, 200)
+		if !strings.Contains(got, "deploy") || strings.Contains(got, "docker") {
+			t.Errorf("window for %q = %q, want one around deploy", q, clipForLog(got))
 		}
 	}
 }

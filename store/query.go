@@ -134,8 +134,8 @@ func lex(s string, columns []string) []qtok {
 			} else {
 				i++
 			}
-		case r == '-' && (i == 0 || unicode.IsSpace(rs[i-1])) && i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"'):
-			// "-word" excludes, as in web search and fzf: a NOT before it.
+		case r == '-' && (i == 0 || unicode.IsSpace(rs[i-1])) && i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"' || rs[i+1] == '('):
+			// "-word" (and -"a phrase", -(a OR b)) excludes, as in web search and fzf: a NOT before it.
 			out = append(out, qtok{kind: tNot})
 			i++
 		case isBareRune(r):
@@ -309,10 +309,28 @@ func (q parsedQuery) terms() (all []qtok) {
 	return all
 }
 
-// positiveTerms are the leaves not directly negated by NOT.
+// positiveTerms are the leaves a match contains: every leaf but those
+// under a NOT (NOT x, -x, NOT (a OR b), NOT content: x). They are what
+// highlighting, snippets, ranking and recall's transcript windows look for.
 func (q parsedQuery) positiveTerms() (out []qtok) {
+	negDepth := -1 // paren depth of the NOT group being skipped, -1 when none
+	depth := 0
 	for i, t := range q.toks {
-		if i > 0 && q.toks[i-1].kind == tNot {
+		switch t.kind {
+		case tLParen:
+			if negDepth < 0 && negated(q.toks, i) {
+				negDepth = depth
+			}
+			depth++
+			continue
+		case tRParen:
+			depth--
+			if depth == negDepth {
+				negDepth = -1
+			}
+			continue
+		}
+		if negDepth >= 0 || negated(q.toks, i) {
 			continue
 		}
 		switch t.kind {
@@ -323,6 +341,14 @@ func (q parsedQuery) positiveTerms() (out []qtok) {
 		}
 	}
 	return out
+}
+
+// negated reports whether the operand at toks[i] follows a NOT (a column
+// filter between them belongs to the operand).
+func negated(toks []qtok, i int) bool {
+	for i--; i >= 0 && toks[i].kind == tCol; i-- {
+	}
+	return i >= 0 && toks[i].kind == tNot
 }
 
 // conjunctive reports a plain AND of terms (no OR, NOT, groups, columns).

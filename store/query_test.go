@@ -130,7 +130,7 @@ func FuzzParseQuery(f *testing.F) {
 			if idx == IndexCJK && !cjkExpressible(q) {
 				continue
 			}
-			p := st.makePlan(q, idx)
+			p := st.match(q, idx)
 			err := st.read(context.Background(), func(c *conn) error {
 				_, _, err := c.scalarInt("SELECT count(*) FROM "+p.table+" WHERE "+p.table+" MATCH ?", p.expr)
 				return err

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 )
 
 // rankCandidates bounds bm25 ranking for broad queries. FTS5 computes bm25
@@ -47,18 +46,17 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	}
 	q := parseQuery(query, s.layout.ftsColumns(), f.Typing)
 	res := SearchResult{Index: IndexNone, Complete: true}
-	if q.empty() {
-		res.Elapsed = time.Since(start)
-		return res, nil
+	if !q.empty() {
+		var err error
+		err = s.read(ctx, func(c *conn) error {
+			res, err = s.route(c, q, f)
+			return err
+		})
+		if err != nil {
+			return SearchResult{}, fmt.Errorf("search messages: %w", err)
+		}
 	}
-	var err error
-	err = s.read(ctx, func(c *conn) error {
-		res, err = s.route(c, q, f)
-		return err
-	})
-	if err != nil {
-		return SearchResult{}, fmt.Errorf("search messages: %w", err)
-	}
+	res.Parsed = q.export()
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -69,101 +67,6 @@ func (l layout) ftsColumns() []string {
 		return []string{"content", "tool_name", "tool_calls"}
 	}
 	return []string{"content"}
-}
-
-func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, error) {
-	l := s.layout
-	terms := q.terms()
-	anyCJK, allLong := false, true
-	for _, t := range terms {
-		if hasCJK(t.text) {
-			anyCJK = true
-			if cjkCount(t.text) < 3 {
-				allLong = false
-			}
-		} else if utf8.RuneCountInString(t.text) < 3 {
-			allLong = false
-		}
-	}
-	if !l.hasFTS || l.ftsStale {
-		return s.searchLike(c, q, f, "")
-	}
-	if !anyCJK {
-		if f.Typing && f.Phase == PhaseFinal && typingFragment(q) {
-			// The final phase runs once typing pauses: the word is most likely
-			// complete, and an exact word is ranked by bm25 cheaply. A fragment
-			// that is no word of its own keeps the substring hits below.
-			if res, err := s.searchFTS(c, asComplete(q), f, IndexUnicode61); err != nil || len(res.Hits) > 0 {
-				return s.supplementUnindexed(c, q, f, res, err)
-			}
-			if l.hasTrigram && allLong {
-				ff := f
-				ff.Phase = PhaseFirst
-				res, err := s.searchFTS(c, q, ff, IndexTrigram)
-				res.Complete = false
-				if err != nil || len(res.Hits) > 0 {
-					return s.supplementUnindexed(c, q, f, res, err)
-				}
-			}
-		}
-		if f.Typing && f.Phase == PhaseFirst && l.hasTrigram && allLong && typingFragment(q) {
-			// A word still being typed ("erro") is a prefix query, and FTS5
-			// materialises the merged doclist of every term with that prefix
-			// (error, errors, errorf, ...) before it returns a single row: 20-30 ms
-			// per keystroke at 200k messages, growing with the history. As a
-			// substring on the trigram index it is read lazily, newest first,
-			// like a plain term, which is also what fzf and atuin users expect.
-			if res, err := s.searchFTS(c, q, f, IndexTrigram); err != nil || len(res.Hits) > 0 {
-				return s.supplementUnindexed(c, q, f, res, err)
-			}
-		}
-		res, err := s.searchFTS(c, q, f, IndexUnicode61)
-		if err != nil || len(res.Hits) > 0 || f.Offset > 0 {
-			return s.supplementUnindexed(c, q, f, res, err)
-		}
-		// Zero hits: the word may sit inside a mixed-script run.
-		if l.hasCJK {
-			if res, err := s.searchFTS(c, q, f, IndexCJK); err != nil || len(res.Hits) > 0 {
-				return res, err
-			}
-		}
-		if l.hasTrigram && allLong {
-			if res, err := s.searchFTS(c, q, f, IndexTrigram); err != nil || len(res.Hits) > 0 {
-				return res, err
-			}
-		}
-		return s.supplementUnindexed(c, q, f, res, nil)
-	}
-	if l.hasTrigram && allLong {
-		res, err := s.searchFTS(c, q, f, IndexTrigram)
-		return s.supplementUnindexed(c, q, f, res, err)
-	}
-	if l.hasCJK && cjkExpressible(q) {
-		res, err := s.searchFTS(c, q, f, IndexCJK)
-		if err != nil {
-			return res, err
-		}
-		return s.supplementPendingCJK(c, q, f, res)
-	}
-	return s.searchLike(c, q, f, "")
-}
-
-// typingFragment: the last term is a bare prefix of 4+ characters, longer
-// than the prefix indexes (1-3) cover.
-func typingFragment(q parsedQuery) bool {
-	if len(q.toks) == 0 {
-		return false
-	}
-	t := q.toks[len(q.toks)-1]
-	return t.kind == tTerm && t.typed && utf8.RuneCountInString(t.text) > 3
-}
-
-// asComplete returns q with the word being typed taken as a whole word.
-func asComplete(q parsedQuery) parsedQuery {
-	toks := append([]qtok(nil), q.toks...)
-	last := &toks[len(toks)-1]
-	last.prefix, last.typed = false, false
-	return parsedQuery{toks: toks}
 }
 
 func cjkCount(s string) int {
@@ -189,11 +92,13 @@ func cjkExpressible(q parsedQuery) bool {
 	return allCJK || q.conjunctive()
 }
 
-// plan is one FTS query: the table, its MATCH expression, how to snippet.
-type plan struct {
+// match is how one index is asked one query: the table and its MATCH
+// expression (or, for IndexLike, the LIKE clause), and how to snippet.
+type match struct {
 	index     Index
-	table     string
-	expr      string
+	table     string // "" for IndexLike
+	expr      string // MATCH expression, or the LIKE clause
+	exprArgs  []any  // the LIKE clause's arguments
 	latin     string // the Latin half of a mixed CJK query, checked by LIKE on each candidate row
 	latinArgs []any
 	snippet   string // SQL expression for the snippet column
@@ -201,17 +106,23 @@ type plan struct {
 	goMark    bool   // snippet is plain text: mark the terms in Go
 }
 
-func (s *Store) makePlan(q parsedQuery, index Index) plan {
+// match builds the expression index answers q with.
+func (s *Store) match(q parsedQuery, index Index) match {
 	switch index {
+	case IndexLike:
+		cond, args := likeSQL(q)
+		m := match{index: index, expr: cond, exprArgs: args, goMark: true}
+		m.snippet, m.snipArg = likeSnippet(firstCJKPiece(firstText(q)))
+		return m
 	case IndexTrigram:
 		expr := q.render(func(t qtok) string {
 			t.prefix = false // a trigram match is already a substring match
 			return ftsTerm(t)
 		})
-		return plan{index: index, table: "messages_fts_trigram", expr: expr,
+		return match{index: index, table: "messages_fts_trigram", expr: expr,
 			snippet: fmt.Sprintf("snippet(messages_fts_trigram, %d, '%s', '%s', '…', 48)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
 	case IndexCJK:
-		p := plan{index: index, table: "recall_fts_cjk", goMark: true}
+		p := match{index: index, table: "recall_fts_cjk", goMark: true}
 		needle := ""
 		if q.conjunctive() {
 			var cjkParts, latinParts []string
@@ -241,7 +152,7 @@ func (s *Store) makePlan(q parsedQuery, index Index) plan {
 		p.snippet, p.snipArg = likeSnippet(needle)
 		return p
 	}
-	return plan{index: IndexUnicode61, table: "messages_fts", expr: q.render(ftsTerm),
+	return match{index: IndexUnicode61, table: "messages_fts", expr: q.render(ftsTerm),
 		snippet: fmt.Sprintf("snippet(messages_fts, %d, '%s', '%s', '…', 16)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
 }
 
@@ -335,10 +246,10 @@ func scanHit(st stmtRow, index Index) Hit {
 	}
 }
 
-// searchFTS runs one plan: newest-first for the first phase; bm25 (over at
-// most rankCandidates newest matches) for the final phase.
-func (s *Store) searchFTS(c *conn, q parsedQuery, f SearchFilter, index Index) (SearchResult, error) {
-	p := s.makePlan(q, index)
+// searchFTS asks one index: newest-first for the first phase; bm25 (over
+// at most rankCandidates newest matches) for the final phase.
+func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (SearchResult, error) {
+	index := p.index
 	res := SearchResult{Index: index, Query: p.expr, Complete: true}
 	if p.latin != "" {
 		res.Query += fmt.Sprintf(" + LIKE %v", p.latinArgs)
@@ -396,7 +307,7 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, f SearchFilter, index Index) (
 
 // rankBroad ranks the newest rankCandidates rows that match and pass the
 // filters, in Go (see rank.go), and builds their snippets from the same text.
-func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p plan, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
+func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
 	res.Complete = false
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"

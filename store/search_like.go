@@ -55,17 +55,15 @@ func likeSQL(q parsedQuery) (string, []any) {
 	return "(" + b.String() + ")", args
 }
 
-// searchLike is the last resort: a scan newest first that stops at the
-// limit. extra restricts it to a few rows (the supplements below).
-func (s *Store) searchLike(c *conn, q parsedQuery, f SearchFilter, extra string, extraArgs ...any) (SearchResult, error) {
-	res := SearchResult{Index: IndexLike, Complete: true}
-	cond, cargs := likeSQL(q)
-	res.Query = cond
+// searchLike scans messages newest first and stops at the limit: the
+// route's last resort, and (restricted by extra to a few rows) how a gap in
+// an index is filled. m is the query's IndexLike match.
+func (s *Store) searchLike(c *conn, q parsedQuery, m match, f SearchFilter, extra string, extraArgs ...any) (SearchResult, error) {
+	res := SearchResult{Index: IndexLike, Query: m.expr, Complete: true}
 	filter, fargs := s.filterSQL(f)
-	snip, sargs := likeSnippet(firstCJKPiece(firstText(q)))
-	sql := "SELECT " + s.hitColumns(snip, "0") + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE " +
-		cond + " AND " + filter + extra + " ORDER BY m.id DESC LIMIT ? OFFSET ?"
-	args := append(append(append(append(sargs, cargs...), fargs...), extraArgs...), f.Limit, f.Offset)
+	sql := "SELECT " + s.hitColumns(m.snippet, "0") + " FROM messages m JOIN sessions s ON s.id = m.session_id WHERE " +
+		m.expr + " AND " + filter + extra + " ORDER BY m.id DESC LIMIT ? OFFSET ?"
+	args := append(append(append(append(append([]any{}, m.snipArg...), m.exprArgs...), fargs...), extraArgs...), f.Limit, f.Offset)
 	err := c.query(sql, args, func(st stmtRow) error {
 		h := scanHit(st, IndexLike)
 		h.Snippet = markTerms(h.Snippet, q)
@@ -73,35 +71,6 @@ func (s *Store) searchLike(c *conn, q parsedQuery, f SearchFilter, extra string,
 		return nil
 	})
 	return res, err
-}
-
-// supplementUnindexed adds rows a Hermes deferred rebuild has not indexed yet
-// (ids in (progress, high_water]), found by LIKE over just that range.
-func (s *Store) supplementUnindexed(c *conn, q parsedQuery, f SearchFilter, res SearchResult, err error) (SearchResult, error) {
-	if err != nil || s.layout.unindexedTo == 0 || len(res.Hits) >= f.Limit {
-		return res, err
-	}
-	more, err := s.searchLike(c, q, f, " AND m.id > ? AND m.id <= ?", s.layout.unindexedFrom, s.layout.unindexedTo)
-	if err != nil {
-		return res, err
-	}
-	return mergeHits(res, more.Hits, f.Limit), nil
-}
-
-// supplementPendingCJK adds rows written by a plain-SQLite writer whose CJK
-// grams recall has not computed yet (recall_cjk_pending).
-func (s *Store) supplementPendingCJK(c *conn, q parsedQuery, f SearchFilter, res SearchResult) (SearchResult, error) {
-	if len(res.Hits) >= f.Limit {
-		return res, nil
-	}
-	if _, any, err := c.scalarInt("SELECT 1 FROM recall_cjk_pending LIMIT 1"); err != nil || !any {
-		return res, err
-	}
-	more, err := s.searchLike(c, q, f, " AND m.id IN (SELECT id FROM recall_cjk_pending)")
-	if err != nil {
-		return res, err
-	}
-	return mergeHits(res, more.Hits, f.Limit), nil
 }
 
 func mergeHits(res SearchResult, more []Hit, limit int) SearchResult {
@@ -120,17 +89,10 @@ func mergeHits(res SearchResult, more []Hit, limit int) SearchResult {
 	return res
 }
 
-// markTerms wraps case-insensitive occurrences of the query's positive terms
-// (and of a CJK term's pieces) in the highlight markers.
+// markTerms wraps case-insensitive occurrences of the query's needles (its
+// positive terms, a mixed-script one by its pieces) in the highlight markers.
 func markTerms(text string, q parsedQuery) string {
-	var needles []string
-	for _, t := range q.positiveTerms() {
-		for _, p := range scriptPieces(t.text) {
-			if p.text != "" {
-				needles = append(needles, strings.ToLower(p.text))
-			}
-		}
-	}
+	needles := q.export().Needles()
 	if len(needles) == 0 || text == "" {
 		return text
 	}

@@ -122,6 +122,12 @@ type SearchResult struct {
 	Query    string        // the FTS5 expression actually run (after sanitising)
 	Elapsed  time.Duration // time spent in the store
 	Complete bool          // false when ranking ran over a bounded candidate set
+	// Parsed is the query as the search understood it (its positive terms,
+	// phrases, prefixes, CJK pieces), for highlighting and transcript windows.
+	Parsed Query
+	// Notice says in one line what the sanitiser dropped from a hostile query
+	// (nesting too deep, too many terms); "" for every ordinary query.
+	Notice string
 }
 
 // ImportFile is what an importer remembers about one source file between runs.

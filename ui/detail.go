@@ -73,7 +73,7 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 	if d.session.ID == d.sessionID {
 		cached = d.msgs // same session: re-render without reading the store
 	}
-	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: queryTerms(m.lastQuery),
+	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: store.ParseQuery(m.lastQuery).Needles(),
 		anchorID: d.item.MatchMessageID, expanded: d.expanded, query: m.lastQuery}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/recall-dev/recall/assets"
+	"github.com/recall-dev/recall/store"
 )
 
 func TestLabelFences(t *testing.T) {
@@ -57,17 +58,18 @@ func TestBlockCacheRendersOnlyTheLastBlock(t *testing.T) {
 }
 
 func TestQueryTermsAndHighlight(t *testing.T) {
+	// The terms come from the store's parse: the query the index ran.
 	tests := map[string][]string{
 		`sqlite migrat`:            {"sqlite", "migrat"},
-		`"exact phrase" OR other`:  {"exact", "phrase", "other"},
-		`foo NOT bar -baz`:         {"foo", "bar"},
-		`NEAR(deploy rollback, 5)`: {"deploy", "rollback", "5"},
-		`title:数据库 prefix*`:        {"数据库", "prefix"},
+		`"exact phrase" OR other`:  {"exact phrase", "other"},
+		`foo NOT bar -baz`:         {"foo"},
+		`NEAR(deploy rollback, 5)`: {"deploy", "rollback"},
+		`content:数据库 prefix*`:      {"数据库", "prefix"},
 		`   `:                      nil,
 	}
 	for q, want := range tests {
-		if got := queryTerms(q); !reflect.DeepEqual(got, want) {
-			t.Errorf("queryTerms(%q) = %q, want %q", q, got, want)
+		if got := store.ParseQuery(q).Needles(); !reflect.DeepEqual(got, want) {
+			t.Errorf("ParseQuery(%q).Needles() = %q, want %q", q, got, want)
 		}
 	}
 	got := highlightTerms("Database migrations: the DATABASE", []string{"data", "database", "migrat"})

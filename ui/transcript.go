@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/recall-dev/recall/ui/termtext"
 
@@ -132,31 +131,6 @@ func cutUTF8(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
-
-// queryTerms extracts the words of a search query worth highlighting:
-// operators, negated terms, column filters and punctuation are dropped.
-func queryTerms(q string) []string {
-	var terms []string
-	for _, f := range strings.FieldsFunc(q, func(r rune) bool {
-		return unicode.IsSpace(r) || strings.ContainsRune(`"()*^+{},`, r)
-	}) {
-		switch f {
-		case "OR", "AND", "NOT", "NEAR":
-			continue
-		}
-		if strings.HasPrefix(f, "-") || strings.HasPrefix(f, "NEAR/") {
-			continue
-		}
-		if i := strings.IndexByte(f, ':'); i > 0 && i < len(f)-1 {
-			f = f[i+1:]
-		}
-		f = strings.Trim(f, ".,;:!?'")
-		if f != "" {
-			terms = append(terms, f)
-		}
-	}
-	return terms
-}
 
 // highlightTerms wraps case-insensitive occurrences of terms in the highlight
 // markers (replaced by reverse video after rendering). A term that is a

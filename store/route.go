@@ -1,0 +1,252 @@
+package store
+
+import (
+	"slices"
+	"unicode/utf8"
+)
+
+// A query's route, in one place: parse (query.go) -> plan (here: which
+// index is asked which expression, in which order, and why) -> run (here;
+// the SQL of one attempt is in search.go and search_like.go).
+//
+// The runner asks the attempts in order and the first that finds a hit
+// answers. An attempt marked stands answers even with no hits (nothing
+// later would know better); when no attempt answers, the empty answer is
+// the fallback attempt's. An answer from an index is then topped up by a
+// LIKE scan over the rows that index does not cover (gaps below), bounded
+// by the limit.
+
+// attempt is one step of a route: one index asked one expression.
+type attempt struct {
+	match           // index, table, MATCH expression or LIKE clause, snippet
+	why      string // for whoever reads the plan (and TestRoutePlan)
+	q        parsedQuery
+	phase    Phase // PhaseFirst: newest first, unranked
+	partial  bool  // the hits stand in for a ranking that was not done (Complete=false)
+	stands   bool  // answers even with no hits: later attempts are not asked
+	fallback bool  // the empty answer when no attempt finds a hit
+}
+
+// plan is the route of one query on this database. Read it top to bottom:
+// it is every decision the store makes about which index answers.
+func (s *Store) plan(q parsedQuery, f SearchFilter) []attempt {
+	l := s.layout
+	sh := shapeOf(q)
+	ask := func(index Index, q parsedQuery, why string) attempt {
+		return attempt{match: s.match(q, index), why: why, q: q, phase: f.Phase}
+	}
+	if !l.hasFTS || l.ftsStale {
+		a := ask(IndexLike, q, "no FTS index to trust (missing, or Hermes's fts_stale): scan")
+		a.stands = true
+		return []attempt{a}
+	}
+	if sh.anyCJK {
+		var a attempt
+		switch {
+		case l.hasTrigram && sh.allLong:
+			a = ask(IndexTrigram, q, "every term has 3+ characters: trigram substrings, as Hermes routes CJK")
+		case l.hasCJK && cjkExpressible(q):
+			a = ask(IndexCJK, q, "a CJK term of 1-2 characters: recall's bigram index")
+		default:
+			a = ask(IndexLike, q, "a CJK term too short for trigrams and no bigram index (a Hermes file): scan")
+		}
+		a.stands = true
+		return []attempt{a}
+	}
+
+	var p []attempt
+	if f.Typing && sh.typingFragment {
+		switch {
+		case f.Phase == PhaseFinal:
+			// Typing paused: the word is most likely complete, and an exact
+			// word is ranked by bm25 cheaply. A fragment that is no word of
+			// its own keeps the substring hits of the next attempt.
+			p = append(p, ask(IndexUnicode61, asComplete(q), "typing paused: the word being typed, as a whole word, ranked"))
+			if l.hasTrigram && sh.allLong {
+				a := ask(IndexTrigram, q, "no such whole word: the fragment as a substring, newest first")
+				a.phase, a.partial = PhaseFirst, true
+				p = append(p, a)
+			}
+		case l.hasTrigram && sh.allLong:
+			// A word still being typed ("erro") is a prefix query, and FTS5
+			// materialises the merged doclist of every term with that prefix
+			// (error, errors, errorf, ...) before it returns a single row:
+			// 20-30 ms per keystroke at 200k messages, growing with the
+			// history. As a substring on the trigram index it is read
+			// lazily, newest first, which is also what fzf and atuin users expect.
+			p = append(p, ask(IndexTrigram, q, "a word being typed: a substring read lazily, not a merged prefix doclist"))
+		}
+	}
+	main := ask(IndexUnicode61, q, "words: unicode61")
+	main.fallback = true
+	if f.Offset > 0 {
+		main.stands = true // a later page is a page of this answer, not of a retry
+		return append(p, main)
+	}
+	p = append(p, main)
+	// Zero hits: the word may sit inside a longer token.
+	if l.hasCJK {
+		p = append(p, ask(IndexCJK, q, "no hits: the Latin piece of a mixed-script run (修改youer服务端)"))
+	}
+	if l.hasTrigram && sh.allLong {
+		p = append(p, ask(IndexTrigram, q, "no hits: a substring of a longer token"))
+	}
+	return withoutRepeats(p)
+}
+
+// withoutRepeats drops an attempt that asks an index an expression an
+// earlier attempt asked already: it would find nothing the earlier one did not.
+func withoutRepeats(p []attempt) []attempt {
+	var out []attempt
+	for i, a := range p {
+		if !slices.ContainsFunc(p[:i], func(b attempt) bool { return b.index == a.index && b.expr == a.expr }) {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// queryShape is what routing needs to know about a query's terms.
+type queryShape struct {
+	anyCJK         bool // some term contains CJK
+	allLong        bool // every term has 3+ characters (CJK ones 3+ CJK characters): trigram can answer
+	typingFragment bool // the last term is a bare prefix of 4+ characters, longer than the prefix indexes (1-3)
+}
+
+func shapeOf(q parsedQuery) queryShape {
+	sh := queryShape{allLong: true}
+	for _, t := range q.terms() {
+		if hasCJK(t.text) {
+			sh.anyCJK = true
+			if cjkCount(t.text) < 3 {
+				sh.allLong = false
+			}
+		} else if utf8.RuneCountInString(t.text) < 3 {
+			sh.allLong = false
+		}
+	}
+	if n := len(q.toks); n > 0 {
+		t := q.toks[n-1]
+		sh.typingFragment = t.kind == tTerm && t.typed && utf8.RuneCountInString(t.text) > 3
+	}
+	return sh
+}
+
+// asComplete returns q with the word being typed taken as a whole word.
+func asComplete(q parsedQuery) parsedQuery {
+	toks := append([]qtok(nil), q.toks...)
+	last := &toks[len(toks)-1]
+	last.prefix, last.typed = false, false
+	return parsedQuery{toks: toks}
+}
+
+// gap is a set of rows an index does not (yet) cover, which a LIKE scan
+// restricted to them fills in after that index answers.
+//
+// To add one (say, a deferred trigram pass that indexes old rows later),
+// append it in gaps below: name the indexes it affects, and give the SQL
+// that restricts a scan to the rows those indexes lack (cheap to test per
+// row: an id range is best) plus, if whether it applies changes while the
+// store is open, a probe query that returns a row only when it does.
+type gap struct {
+	why     string
+	indexes []Index
+	where   string // " AND ..." restricting messages m to the uncovered rows
+	args    []any
+	probe   string // optional: run first; no row means the gap is empty now
+}
+
+// gaps are this database's uncovered rows, per index.
+func (s *Store) gaps() []gap {
+	l := s.layout
+	var g []gap
+	if l.unindexedTo > 0 {
+		g = append(g, gap{why: "Hermes's deferred FTS rebuild has not reached these ids yet",
+			indexes: []Index{IndexUnicode61, IndexTrigram},
+			where:   " AND m.id > ? AND m.id <= ?", args: []any{l.unindexedFrom, l.unindexedTo}})
+	}
+	if l.hasCJK {
+		g = append(g, gap{why: "rows a plain-SQLite writer added whose CJK grams recall has not computed yet",
+			indexes: []Index{IndexCJK},
+			where:   " AND m.id IN (SELECT id FROM recall_cjk_pending)",
+			probe:   "SELECT 1 FROM recall_cjk_pending LIMIT 1"})
+	}
+	return g
+}
+
+// route runs the plan of q and returns the first answer, topped up by its gaps.
+func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, error) {
+	plan := s.plan(q, f)
+	var empty *SearchResult
+	var emptyFrom attempt
+	scanned := false // a LIKE attempt read every row: no gap is left to fill
+	for _, a := range plan {
+		res, err := s.runAttempt(c, a, f)
+		if err != nil {
+			return res, err
+		}
+		if len(res.Hits) > 0 || a.stands {
+			return s.fillGaps(c, a, f, res)
+		}
+		scanned = scanned || a.index == IndexLike
+		if a.fallback {
+			empty, emptyFrom = &res, a
+		}
+	}
+	if empty == nil { // every plan has a fallback or a standing attempt; be safe
+		return SearchResult{Index: IndexNone, Complete: true}, nil
+	}
+	if scanned {
+		return *empty, nil
+	}
+	return s.fillGaps(c, emptyFrom, f, *empty)
+}
+
+// runAttempt runs one attempt in its phase.
+func (s *Store) runAttempt(c *conn, a attempt, f SearchFilter) (SearchResult, error) {
+	f.Phase = a.phase
+	var res SearchResult
+	var err error
+	if a.index == IndexLike {
+		res, err = s.searchLike(c, a.q, a.match, f, "")
+	} else {
+		res, err = s.searchFTS(c, a.q, a.match, f)
+	}
+	if a.partial {
+		res.Complete = false
+	}
+	return res, err
+}
+
+// fillGaps tops up an index's answer with LIKE hits from the rows it does
+// not cover, up to the limit.
+func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (SearchResult, error) {
+	for _, g := range s.gaps() {
+		if len(res.Hits) >= f.Limit || !containsIndex(g.indexes, a.index) {
+			continue
+		}
+		if g.probe != "" {
+			if _, any, err := c.scalarInt(g.probe); err != nil || !any {
+				if err != nil {
+					return res, err
+				}
+				continue
+			}
+		}
+		more, err := s.searchLike(c, a.q, s.match(a.q, IndexLike), f, g.where, g.args...)
+		if err != nil {
+			return res, err
+		}
+		res = mergeHits(res, more.Hits, f.Limit)
+	}
+	return res, nil
+}
+
+func containsIndex(list []Index, i Index) bool {
+	for _, x := range list {
+		if x == i {
+			return true
+		}
+	}
+	return false
+}
