@@ -22,6 +22,12 @@ func recallBinary(t testing.TB) string {
 	t.Helper()
 	b := &testBinary
 	b.once.Do(func() {
+		// RECALL_TEST_BINARY runs these tests against another build (an
+		// older commit's, to see a test fail without its fix).
+		if p := os.Getenv("RECALL_TEST_BINARY"); p != "" {
+			b.path = p
+			return
+		}
 		if b.dir, b.err = os.MkdirTemp("", "recall-ui-test-bin-"); b.err != nil {
 			return
 		}

@@ -46,7 +46,12 @@ func run(ctx context.Context, b Backend, opts Options, in io.Reader, out io.Writ
 	}
 	lipgloss.SetColorProfile(profile)
 	m := New(ctx, b, opts)
-	progOpts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out)}
+	// Signals end the program through ctx only (main turns SIGINT, SIGTERM
+	// and SIGHUP into its cancellation). Bubble Tea's own handler would race
+	// it: on SIGTERM it sends a QuitMsg to an event loop that ctx already
+	// stopped, blocks there, and its shutdown waits for it forever (seen:
+	// recall demo hung on SIGTERM and kept its temporary directory).
+	progOpts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithInput(in), tea.WithOutput(out), tea.WithoutSignalHandler()}
 	if opts.Height <= 0 {
 		// Inline, mouse positions would be the screen's, not the TUI's.
 		progOpts = append(progOpts, tea.WithAltScreen(), tea.WithMouseCellMotion())
