@@ -100,29 +100,11 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		return d, nil
 	}
 	limit := clamp(o.Limit, e.opts.Sessions, 1, MaxSessions)
-	lin := &lineage{st: e.st, roots: map[string]string{}, sessions: map[string]*store.Session{}}
+	lin := newLineage(e.st)
 
-	currentRoot := ""
-	if o.CurrentSessionID != "" {
-		r, err := lin.resolve(ctx, o.CurrentSessionID)
-		if err != nil {
-			return nil, err
-		}
-		currentRoot = r
-	}
-	excluded := func(sessionID, root string) bool {
-		return o.CurrentSessionID != "" && (root == currentRoot || sessionID == o.CurrentSessionID)
-	}
-
-	var picks []pick
-	taken := map[string]bool{}
-	tp, err := e.titlePick(ctx, lin, query, excluded)
+	titled, err := e.titleSession(ctx, query)
 	if err != nil {
 		return nil, err
-	}
-	if tp != nil {
-		picks = append(picks, *tp)
-		taken[tp.root] = true
 	}
 
 	f := o.Filter
@@ -149,12 +131,48 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	hits := res.Hits
 	sort.SliceStable(hits, func(i, j int) bool { return demoted(hits[i].Source) < demoted(hits[j].Source) })
 
+	// Every lineage root in one query: the current session's, the titled
+	// session's and each hit's whose session has a parent. The hits also
+	// carry their own session's columns, so a root that has a hit of its
+	// own needs no read of its row.
+	var ask []string
+	if o.CurrentSessionID != "" {
+		ask = append(ask, o.CurrentSessionID)
+	}
+	if titled != nil {
+		lin.know(titled.ID, sessionMeta{titled.Source, titled.Model, titled.Title, titled.StartedAt})
+		if titled.ParentID != "" {
+			ask = append(ask, titled.ID)
+		}
+	}
+	for _, h := range hits {
+		lin.know(h.SessionID, sessionMeta{h.Source, h.Model, h.SessionTitle, h.SessionStarted})
+		if h.ParentID != "" {
+			ask = append(ask, h.SessionID)
+		}
+	}
+	if err := lin.resolve(ctx, ask); err != nil {
+		return nil, err
+	}
+	currentRoot := lin.root(o.CurrentSessionID)
+	excluded := func(sessionID, root string) bool {
+		return o.CurrentSessionID != "" && (root == currentRoot || sessionID == o.CurrentSessionID)
+	}
+
+	var picks []pick
+	taken := map[string]bool{}
+	tp, err := e.titlePick(ctx, lin, titled, excluded)
+	if err != nil {
+		return nil, err
+	}
+	if tp != nil {
+		picks = append(picks, *tp)
+		taken[tp.root] = true
+	}
+
 	counts := map[string]int{}
 	for _, h := range hits {
-		root, err := lin.root(ctx, h.SessionID, h.ParentID)
-		if err != nil {
-			return nil, err
-		}
+		root := lin.root(h.SessionID)
 		if excluded(h.SessionID, root) {
 			continue
 		}
@@ -218,10 +236,9 @@ func demoted(source string) int {
 	return 0
 }
 
-// titlePick returns the session whose title is the query (stripped of
-// whitespace, quotes and backticks), anchored at its first message, unless
-// it is in the current lineage or its root is a hidden source.
-func (e *Engine) titlePick(ctx context.Context, lin *lineage, query string, excluded func(string, string) bool) (*pick, error) {
+// titleSession returns the session whose title is the query (stripped of
+// whitespace, quotes and backticks), nil when there is none.
+func (e *Engine) titleSession(ctx context.Context, query string) (*store.Session, error) {
 	title := strings.TrimSpace(strings.Trim(strings.TrimSpace(query), "`'\""))
 	if title == "" {
 		return nil, nil
@@ -233,10 +250,16 @@ func (e *Engine) titlePick(ctx context.Context, lin *lineage, query string, excl
 	if err != nil {
 		return nil, fmt.Errorf("find session by title: %w", err)
 	}
-	root, err := lin.root(ctx, sess.ID, sess.ParentID)
-	if err != nil {
-		return nil, err
+	return &sess, nil
+}
+
+// titlePick turns the titled session into a pick anchored at its first
+// message, unless it is in the current lineage or its root is a hidden source.
+func (e *Engine) titlePick(ctx context.Context, lin *lineage, sess *store.Session, excluded func(string, string) bool) (*pick, error) {
+	if sess == nil {
+		return nil, nil
 	}
+	root := lin.root(sess.ID)
 	if excluded(sess.ID, root) {
 		return nil, nil
 	}
@@ -244,7 +267,7 @@ func (e *Engine) titlePick(ctx context.Context, lin *lineage, query string, excl
 	if err != nil {
 		return nil, err
 	}
-	if slices.Contains(HiddenSources, sess.Source) || meta != nil && slices.Contains(HiddenSources, meta.Source) {
+	if slices.Contains(HiddenSources, sess.Source) || meta != nil && slices.Contains(HiddenSources, meta.source) {
 		return nil, nil
 	}
 	// The first user/assistant message is the anchor: Bookends with no
@@ -271,7 +294,7 @@ func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, 
 		return r, err
 	}
 	if meta != nil {
-		r.When, r.Source, r.Model, r.Title = meta.StartedAt, meta.Source, meta.Model, meta.Title
+		r.When, r.Source, r.Model, r.Title = meta.started, meta.source, meta.model, meta.title
 	}
 	return r, nil
 }
@@ -284,7 +307,7 @@ func (e *Engine) evidence(ctx context.Context, r *Result) error {
 	if anchor == 0 {
 		return nil
 	}
-	around, _, _, err := e.st.MessagesAround(ctx, r.SessionID, anchor, EvidenceWindow)
+	around, before, after, err := e.st.MessagesAround(ctx, r.SessionID, anchor, EvidenceWindow)
 	if err != nil {
 		return fmt.Errorf("read messages around %d: %w", anchor, err)
 	}
@@ -302,6 +325,9 @@ func (e *Engine) evidence(ctx context.Context, r *Result) error {
 			r.MessagesAfter++
 		}
 	}
+	if before < EvidenceWindow && after < EvidenceWindow {
+		return nil // the window holds the whole session: no message lies outside it
+	}
 	r.BookendStart, r.BookendEnd, err = e.st.Bookends(ctx, r.SessionID, minID, maxID, BookendCount)
 	if err != nil {
 		return fmt.Errorf("read bookends: %w", err)
@@ -309,51 +335,78 @@ func (e *Engine) evidence(ctx context.Context, r *Result) error {
 	return nil
 }
 
-// lineage caches root resolution and session metadata for one call.
+// lineage resolves lineage roots and holds session metadata for one call.
 type lineage struct {
-	st       Store
-	roots    map[string]string
-	sessions map[string]*store.Session // nil value: not found
+	st    Store
+	roots map[string]string       // session -> root, for the sessions resolve was asked
+	meta  map[string]*sessionMeta // nil value: the session does not exist
 }
 
-// root returns the lineage root of a session whose parent is parentID: a
-// session without a parent is its own root, known without a query.
-func (l *lineage) root(ctx context.Context, id, parentID string) (string, error) {
-	if parentID == "" {
-		return id, nil
+// sessionMeta is what a Result shows of its root: the columns a hit
+// carries of its own session, or a session row.
+type sessionMeta struct {
+	source, model, title string
+	started              time.Time
+}
+
+func newLineage(st Store) *lineage {
+	return &lineage{st: st, roots: map[string]string{}, meta: map[string]*sessionMeta{}}
+}
+
+// know records a session's metadata (from a hit's joined columns or a row).
+func (l *lineage) know(id string, m sessionMeta) {
+	if _, ok := l.meta[id]; !ok {
+		l.meta[id] = &m
 	}
-	return l.resolve(ctx, id)
 }
 
-// resolve walks id's parents to its root (cached); a session whose row is
-// gone counts as its own root.
-func (l *lineage) resolve(ctx context.Context, id string) (string, error) {
+// resolve finds the roots of ids in one query (store.RootSessions walks the
+// parents of all of them at once); a session whose row is gone is its own root.
+func (l *lineage) resolve(ctx context.Context, ids []string) error {
+	var ask []string
+	for _, id := range ids {
+		if _, ok := l.roots[id]; !ok && !slices.Contains(ask, id) {
+			ask = append(ask, id)
+		}
+	}
+	if len(ask) == 0 {
+		return nil
+	}
+	roots, err := l.st.RootSessions(ctx, ask)
+	if err != nil {
+		return fmt.Errorf("resolve lineages: %w", err)
+	}
+	for _, id := range ask {
+		l.roots[id] = id
+		if r, ok := roots[id]; ok && r != "" {
+			l.roots[id] = r
+		}
+	}
+	return nil
+}
+
+// root returns the lineage root of a session: the one resolve found, else
+// the session itself (it has no parent: no query was needed).
+func (l *lineage) root(id string) string {
 	if r, ok := l.roots[id]; ok {
-		return r, nil
+		return r
 	}
-	r, err := l.st.RootSession(ctx, id)
-	switch {
-	case errors.Is(err, store.ErrNotFound):
-		r = id
-	case err != nil:
-		return "", fmt.Errorf("resolve lineage of %s: %w", id, err)
-	}
-	l.roots[id] = r
-	return r, nil
+	return id
 }
 
-// session returns a session's row, nil when it does not exist.
-func (l *lineage) session(ctx context.Context, id string) (*store.Session, error) {
-	if s, ok := l.sessions[id]; ok {
-		return s, nil
+// session returns a session's metadata, reading its row only when no hit
+// carried it; nil when the session does not exist.
+func (l *lineage) session(ctx context.Context, id string) (*sessionMeta, error) {
+	if m, ok := l.meta[id]; ok {
+		return m, nil
 	}
 	s, err := l.st.Session(ctx, id)
 	switch {
 	case err == nil:
-		l.sessions[id] = &s
-		return &s, nil
+		l.meta[id] = &sessionMeta{s.Source, s.Model, s.Title, s.StartedAt}
+		return l.meta[id], nil
 	case errors.Is(err, store.ErrNotFound):
-		l.sessions[id] = nil
+		l.meta[id] = nil
 		return nil, nil
 	}
 	return nil, fmt.Errorf("read session %s: %w", id, err)

@@ -37,6 +37,7 @@ type Store interface {
 	SessionByTitle(ctx context.Context, title string) (store.Session, error)
 	Session(ctx context.Context, id string) (store.Session, error)
 	RootSession(ctx context.Context, id string) (string, error)
+	RootSessions(ctx context.Context, ids []string) (map[string]string, error)
 	Messages(ctx context.Context, sessionID string) ([]store.Message, error)
 	MessagesAround(ctx context.Context, sessionID string, anchor int64, window int) (msgs []store.Message, before, after int, err error)
 	Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) (start, end []store.Message, err error)

@@ -25,6 +25,9 @@ type layout struct {
 
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
+	// ftsContentOnly: Hermes v1-v10 index the content column only, not
+	// tool_name and tool_calls; the route covers those by LIKE (route.go's gaps).
+	ftsContentOnly bool
 	// unindexedFrom/To: ids in (from, to] are not yet in the FTS index
 	// (Hermes's deferred rebuild), covered by a LIKE scan.
 	unindexedFrom, unindexedTo int64
@@ -59,6 +62,7 @@ func detectLayout(c *conn) (layout, error) {
 	if ddl, ok := tables["messages_fts"]; ok {
 		l.hasFTS = true
 		l.ftsMultiCol = strings.Contains(strings.ToLower(ddl), "tool_name")
+		l.ftsContentOnly = ftsIndexesContentOnly(ddl)
 	}
 	_, l.hasTrigram = tables["messages_fts_trigram"]
 	_, l.hasCJK = tables["recall_fts_cjk"]

@@ -50,18 +50,18 @@ func TestOpenHermesReadOnly(t *testing.T) {
 		queries []q
 	}{
 		{1, []q{
-			{"docker", SearchFilter{}, IndexUnicode61, []string{"m1", "m2"}}, // v1 indexes content only
-			{"dock", SearchFilter{Typing: true}, IndexUnicode61, []string{"m1", "m2"}},
+			{"docker", SearchFilter{}, IndexUnicode61, []string{"m1", "m2", "m3"}}, // v1 indexes content only; the tool call m3 by LIKE
+			{"dock", SearchFilter{Typing: true}, IndexUnicode61, []string{"m1", "m2", "m3"}},
 			{"数据库", SearchFilter{}, IndexLike, []string{"m5", "m6"}}, // no trigram table at v1
 			{"修改", SearchFilter{}, IndexLike, []string{"m5", "m7"}},
 			{"修改", SearchFilter{Roles: []string{"assistant"}}, IndexLike, []string{"m7"}},
 			{"容器", SearchFilter{ExcludeSources: []string{"telegram"}}, IndexLike, nil},
 			{"docker 容器", SearchFilter{}, IndexLike, nil},
 			{"kubernetes 容器", SearchFilter{}, IndexLike, []string{"m10"}},
-			{"youer", SearchFilter{}, IndexUnicode61, nil}, // no index holds the piece at v1
+			{"youer", SearchFilter{}, IndexLike, []string{"m7"}}, // no index holds the piece at v1: a scan stands in for trigram
 		}},
 		{10, []q{
-			{"docker", SearchFilter{}, IndexUnicode61, []string{"m1", "m2"}},
+			{"docker", SearchFilter{}, IndexUnicode61, []string{"m1", "m2", "m3"}},
 			{"数据库", SearchFilter{}, IndexTrigram, []string{"m5", "m6"}},
 			{"数据库", SearchFilter{ExcludeSessionIDs: []string{"h-child"}}, IndexTrigram, []string{"m5"}},
 			{"修改", SearchFilter{}, IndexLike, []string{"m5", "m7"}},

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -39,7 +40,23 @@ type qtok struct {
 // parsedQuery is a user query repaired into a valid FTS5 expression.
 type parsedQuery struct {
 	toks []qtok
+	// notice says, in one line, what the sanitiser dropped from a hostile
+	// query (too deep, too many terms); "" for every ordinary query.
+	notice string
 }
+
+// Bounds on what one query may ask of FTS5. A search box must answer any
+// text in well under a second: FTS5's parser overflows its stack at ~70
+// nested groups ("fts5: parser stack overflow"), and every term is a
+// doclist to read and intersect, so 1,000 frequent terms took seconds.
+// Nobody types more than a few levels or a few dozen words; the rest is
+// dropped and SearchResult.Notice says so.
+var (
+	maxQueryDepth = 8  // nested ( ) groups; deeper ones are flattened
+	maxQueryTerms = 12 // terms, counting each word of a phrase and of a NEAR group
+	maxNearTerms  = 6  // terms of one NEAR group: FTS5 checks positions of every pair of them
+	maxTermRunes  = 64 // characters of one term; a longer one is cut and matched as a prefix
+)
 
 // parseQuery turns what a user typed (possibly half-way) into the nearest
 // valid FTS5 query. It ports Hermes's sanitiser (spec §6.1): balanced quotes
@@ -51,22 +68,241 @@ type parsedQuery struct {
 // columns are the FTS column names a "name:" filter may use. When typing is
 // set and the input does not end in a space, the last bare term becomes a
 // prefix query, so results appear while a word is still being typed.
+// Groups deeper than maxQueryDepth are flattened and terms past
+// maxQueryTerms dropped, with a notice.
 func parseQuery(raw string, columns []string, typing bool) parsedQuery {
-	if utf8.RuneCountInString(raw) > maxQueryRunes {
+	var notes []string
+	if n := utf8.RuneCountInString(raw); n > maxQueryRunes {
 		raw = string([]rune(raw)[:maxQueryRunes])
+		notes = append(notes, fmt.Sprintf("cut to its first %d characters", maxQueryRunes))
 	}
 	raw = strings.ToValidUTF8(raw, " ")
 	// SQLite ends an FTS5 string literal at a NUL byte; no tokenizer indexes one.
 	raw = strings.ReplaceAll(raw, "\x00", " ")
-	toks := lex(raw, columns)
-	toks = repair(toks)
+	toks := repair(lex(raw, columns))
+	if flat, n := flattenDeep(toks); n > 0 {
+		toks = repair(flat)
+		notes = append(notes, fmt.Sprintf("%d groups nested deeper than %d flattened", n, maxQueryDepth))
+	}
+	toks = dedupe(toks)
+	if n := capTermLength(toks); n > 0 {
+		notes = append(notes, fmt.Sprintf("%d words longer than %d characters searched by their start", n, maxTermRunes))
+	}
+	if n := capNear(toks); n > 0 {
+		notes = append(notes, fmt.Sprintf("NEAR groups cut to %d terms (%d dropped)", maxNearTerms, n))
+	}
+	if cut, n := capTerms(toks); n > 0 {
+		toks = repair(cut)
+		notes = append(notes, fmt.Sprintf("only its first %d terms searched (%d dropped)", maxQueryTerms, n))
+	}
 	if typing && len(toks) > 0 && !endsInSpace(raw) {
 		last := &toks[len(toks)-1]
 		if last.kind == tTerm && !last.quoted && !last.prefix {
 			last.prefix, last.typed = true, true
 		}
 	}
-	return parsedQuery{toks: toks}
+	q := parsedQuery{toks: toks}
+	if len(notes) > 0 {
+		q.notice = "query " + strings.Join(notes, "; ")
+	}
+	return q
+}
+
+// flattenDeep drops the parentheses of groups nested deeper than
+// maxQueryDepth (toks are balanced: repair ran), returning how many groups
+// it flattened. The terms stay; only the grouping of the deepest ones is lost.
+func flattenDeep(toks []qtok) ([]qtok, int) {
+	depth, flattened := 0, 0
+	var dropped []bool // per open group: were its parentheses dropped?
+	out := toks[:0:0]
+	for _, t := range toks {
+		switch t.kind {
+		case tLParen:
+			depth++
+			drop := depth > maxQueryDepth
+			dropped = append(dropped, drop)
+			if drop {
+				flattened++
+				continue
+			}
+		case tRParen:
+			depth--
+			drop := dropped[len(dropped)-1]
+			dropped = dropped[:len(dropped)-1]
+			if drop {
+				continue
+			}
+		}
+		out = append(out, t)
+	}
+	if flattened == 0 {
+		return toks, 0
+	}
+	return out, flattened
+}
+
+// dedupe drops repeated terms from a query of one operator (a b a, or
+// a OR b OR a), where a repeat changes nothing but what FTS5 reads: each
+// leaf is a doclist read again (3,000 "0" terms were 3,000 reads of one).
+func dedupe(toks []qtok) []qtok {
+	ands, ors := false, false
+	for i, t := range toks {
+		switch t.kind {
+		case tTerm:
+			ands = ands || (i > 0 && toks[i-1].kind == tTerm) // FTS5 reads an AND between them
+		case tAnd:
+			ands = true
+		case tOr:
+			ors = true
+		default:
+			return toks // groups, NEAR, NOT, columns: a repeat may mean something
+		}
+	}
+	if ands && ors {
+		return toks // a b OR a is not a b OR
+	}
+	seen := map[string]bool{}
+	var out []qtok
+	for _, t := range toks {
+		if t.kind != tTerm {
+			out = append(out, t)
+			continue
+		}
+		key := fmt.Sprintf("%s\x00%v%v%v", strings.ToLower(t.text), t.prefix, t.quoted, t.caret)
+		if seen[key] {
+			if n := len(out); n > 0 && out[n-1].kind != tTerm {
+				out = out[:n-1] // its operator goes with it
+			}
+			continue
+		}
+		seen[key] = true
+		out = append(out, t)
+	}
+	return out
+}
+
+// capTermLength cuts words longer than maxTermRunes to their first
+// maxTermRunes characters, as prefix queries (on the trigram index, a
+// substring), and returns how many it cut: a 2,000-character word is 2,000
+// trigram doclists to intersect.
+func capTermLength(toks []qtok) int {
+	n := 0
+	cut := func(t *qtok) {
+		// A phrase is cut at its first over-long word, which ends it as a prefix.
+		ws := strings.Fields(t.text)
+		for i, w := range ws {
+			if rs := []rune(w); len(rs) > maxTermRunes {
+				t.text, t.prefix = strings.Join(append(ws[:i:i], string(rs[:maxTermRunes])), " "), true
+				n++
+				return
+			}
+		}
+	}
+	for i := range toks {
+		switch toks[i].kind {
+		case tTerm:
+			cut(&toks[i])
+		case tNear:
+			for k := range toks[i].kids {
+				cut(&toks[i].kids[k])
+			}
+		}
+	}
+	return n
+}
+
+// weight is how many doclists an evaluation of q reads: its terms, each
+// word of a phrase counted.
+func (q parsedQuery) weight() int {
+	n := 0
+	for _, t := range q.terms() {
+		n += termWeight(t)
+	}
+	return n
+}
+
+// capNear keeps the first maxNearTerms terms of each NEAR group and
+// returns how many it dropped.
+func capNear(toks []qtok) int {
+	n := 0
+	for i := range toks {
+		if t := &toks[i]; t.kind == tNear && len(t.kids) > maxNearTerms {
+			n += len(t.kids) - maxNearTerms
+			t.kids = t.kids[:maxNearTerms]
+		}
+	}
+	return n
+}
+
+// termWeight is what a leaf costs against maxQueryTerms: FTS5 reads one
+// doclist per word of a phrase.
+func termWeight(t qtok) int {
+	return max(1, len(wordRuns(t.text)))
+}
+
+// capTerms keeps the query up to its maxQueryTerms-th term (a phrase or
+// NEAR group that would cross the bound is cut inside) and reports how many
+// terms it dropped. repair then drops the operators left dangling.
+func capTerms(toks []qtok) ([]qtok, int) {
+	budget, dropped := maxQueryTerms, 0
+	cut := -1
+	var out []qtok
+	for i, t := range toks {
+		if cut >= 0 {
+			if t.kind == tTerm || t.kind == tNear {
+				for _, k := range append([]qtok{t}, t.kids...) {
+					if k.kind == tTerm {
+						dropped += termWeight(k)
+					}
+				}
+			}
+			continue
+		}
+		switch t.kind {
+		case tTerm:
+			w := termWeight(t)
+			if w > budget {
+				dropped += w - budget
+				if budget > 0 {
+					t.text = strings.Join(wordRuns(t.text)[:budget], " ")
+					out = append(out, t)
+				}
+				budget, cut = 0, i
+				continue
+			}
+			budget -= w
+		case tNear:
+			var kids []qtok
+			for _, k := range t.kids {
+				if w := termWeight(k); w <= budget {
+					kids, budget = append(kids, k), budget-w
+				} else {
+					dropped += w
+					budget = 0
+				}
+			}
+			if len(kids) < len(t.kids) {
+				cut = i
+				switch len(kids) {
+				case 0:
+				case 1:
+					out = append(out, kids[0])
+				default:
+					t.kids = kids
+					out = append(out, t)
+				}
+				continue
+			}
+		}
+		out = append(out, t)
+		if budget == 0 && cut < 0 {
+			cut = i
+		}
+	}
+	if dropped == 0 {
+		return toks, 0
+	}
+	return out, dropped
 }
 
 func endsInSpace(s string) bool {

@@ -2,8 +2,12 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"math/rand"
 	"strings"
 	"testing"
+	"time"
+	"unicode/utf8"
 )
 
 // sanitiserCases: what a user may type (Hermes-pinned cases, then half-typed
@@ -93,10 +97,43 @@ func fuzzSeeds() []string {
 	}
 	out = append(out, "docker 容器", "docker 数据库", "修改youer服务端", "改", "データベース", "데이터", "NEAR(修改 数据库, 2)",
 		"content: 修改", "\xff\xfe", "a\x00b", `"""`, "^", "-", "NOT", "((((", "))))", "a OR (b AND -c)", strings.Repeat("x", 3000))
+	for _, sh := range HostileShapes {
+		out = append(out, sh.Query)
+	}
+	rng := rand.New(rand.NewSource(1))
+	for range 20 {
+		out = append(out, HostileQuery(rng))
+	}
 	return out
 }
 
-// FuzzSearch: no input, typed or not, in either phase, errors or panics.
+// checkBounds fails when a parse breaks a bound the sanitiser promises.
+func checkBounds(t *testing.T, s string, q parsedQuery) {
+	t.Helper()
+	depth, maxDepth := 0, 0
+	for _, tk := range q.toks {
+		switch tk.kind {
+		case tLParen:
+			depth++
+			maxDepth = max(maxDepth, depth)
+		case tRParen:
+			depth--
+		}
+	}
+	for _, tk := range q.terms() {
+		for _, w := range strings.Fields(tk.text) {
+			if utf8.RuneCountInString(w) > maxTermRunes {
+				t.Fatalf("%q: a %d-character word survives", s, utf8.RuneCountInString(w))
+			}
+		}
+	}
+	if maxDepth > maxQueryDepth || q.weight() > maxQueryTerms || strings.ContainsAny(q.notice, "\r\n") {
+		t.Fatalf("%q: depth %d, %d terms, notice %q", s, maxDepth, q.weight(), q.notice)
+	}
+}
+
+// FuzzSearch: no input, typed or not, in either phase, errors or panics
+// (hostile shapes among the seeds: the budget answers them with a notice).
 func FuzzSearch(f *testing.F) {
 	for _, s := range fuzzSeeds() {
 		f.Add(s)
@@ -105,8 +142,12 @@ func FuzzSearch(f *testing.F) {
 	f.Fuzz(func(t *testing.T, q string) {
 		for _, typing := range []bool{false, true} {
 			for _, ph := range []Phase{PhaseFirst, PhaseFinal} {
-				if _, err := st.SearchMessages(context.Background(), q, SearchFilter{Typing: typing, Phase: ph}); err != nil {
+				res, err := st.SearchMessages(context.Background(), q, SearchFilter{Typing: typing, Phase: ph})
+				if err != nil {
 					t.Fatalf("SearchMessages(%q, typing=%v, phase=%d): %v", q, typing, ph, err)
+				}
+				if strings.ContainsAny(res.Notice, "\r\n") {
+					t.Fatalf("SearchMessages(%q): notice on several lines: %q", q, res.Notice)
 				}
 			}
 		}
@@ -123,6 +164,7 @@ func FuzzParseQuery(f *testing.F) {
 	st, _ := routingStore(f)
 	f.Fuzz(func(t *testing.T, s string, typing bool) {
 		q := parseQuery(s, st.layout.ftsColumns(), typing)
+		checkBounds(t, s, q)
 		if q.empty() {
 			return
 		}
@@ -152,4 +194,73 @@ func TestImplicitAndNextToGroup(t *testing.T) {
 			t.Errorf("%q: %v", in, err)
 		}
 	}
+}
+
+// TestHostileShapes: the shapes that broke the search (100 nested groups:
+// "fts5: parser stack overflow"; 700 NOTs: "fts5 expression tree is too
+// large"; 3,000 terms: seconds) answer without an error, and a query the
+// sanitiser cut says what it dropped, in one line.
+func TestHostileShapes(t *testing.T) {
+	st, _ := routingStore(t)
+	for _, sh := range HostileShapes {
+		for _, typing := range []bool{false, true} {
+			for _, ph := range []Phase{PhaseFirst, PhaseFinal} {
+				res, err := st.SearchMessages(context.Background(), sh.Query, SearchFilter{Typing: typing, Phase: ph})
+				if err != nil {
+					t.Fatalf("%s (typing %v, phase %d): %v", sh.Name, typing, ph, err)
+				}
+				if strings.ContainsAny(res.Notice, "\n\r") {
+					t.Errorf("%s: notice on several lines: %q", sh.Name, res.Notice)
+				}
+			}
+		}
+	}
+	for _, tc := range []struct{ query, notice string }{
+		{strings.Repeat("(", 100) + "docker", "groups nested deeper than 8 flattened"},
+		{strings.Repeat("0 ", 3000), "cut to its first 2048 characters"},
+		{distinct(40, " OR "), "only its first 12 terms searched (28 dropped)"},
+		{`"` + distinct(20, " ") + `"`, "only its first 12 terms searched (8 dropped)"},
+		{"NEAR(" + distinct(20, " ") + ")", "NEAR groups cut to 6 terms (14 dropped)"},
+		{"NEAR(" + distinct(5, " ") + ") " + distinct(10, " "), "only its first 12 terms searched (3 dropped)"},
+		{strings.Repeat("e", 100), "1 words longer than 64 characters searched by their start"},
+		{"docker network", ""},
+		{strings.Repeat("docker ", 50), ""}, // repeats are dropped silently: they change nothing
+	} {
+		res := search(t, st, tc.query, SearchFilter{})
+		if tc.notice == "" && res.Notice != "" || !strings.Contains(res.Notice, tc.notice) {
+			t.Errorf("%.40q: notice %q, want %q", tc.query, res.Notice, tc.notice)
+		}
+	}
+	if got := parseQuery(strings.Repeat("docker ", 50), nil, false).render(ftsTerm); got != `"docker"` {
+		t.Errorf("50 x docker = %s, want one", got)
+	}
+	if got := parseQuery(strings.Repeat("(", 100)+"a"+strings.Repeat(")", 100), nil, false).render(ftsTerm); strings.Count(got, "(") > maxQueryDepth {
+		t.Errorf("100 nested groups render as %s", got)
+	}
+}
+
+// TestSearchBudget: a search out of time answers with what it found and a
+// notice, not an error; a cancelled caller still gets its error.
+func TestSearchBudget(t *testing.T) {
+	st, _ := routingStore(t)
+	defer func(d time.Duration) { searchBudget = d }(searchBudget)
+	searchBudget = time.Nanosecond
+	res, err := st.SearchMessages(context.Background(), "docker", SearchFilter{})
+	if err != nil || res.Complete || !strings.Contains(res.Notice, "search stopped after") {
+		t.Fatalf("out of time: err %v, complete %v, notice %q", err, res.Complete, res.Notice)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := st.SearchMessages(ctx, "docker", SearchFilter{}); err == nil {
+		t.Error("a cancelled search returned no error")
+	}
+}
+
+// distinct is n different words joined by sep.
+func distinct(n int, sep string) string {
+	ws := make([]string, n)
+	for i := range ws {
+		ws[i] = fmt.Sprintf("w%d", i)
+	}
+	return strings.Join(ws, sep)
 }

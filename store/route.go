@@ -1,7 +1,9 @@
 package store
 
 import (
+	"regexp"
 	"slices"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -88,8 +90,15 @@ func (s *Store) plan(q parsedQuery, f SearchFilter) []attempt {
 	if l.hasCJK {
 		p = append(p, ask(IndexCJK, q, "no hits: the Latin piece of a mixed-script run (修改youer服务端)"))
 	}
-	if l.hasTrigram && sh.allLong {
+	switch {
+	case l.hasTrigram && sh.allLong:
 		p = append(p, ask(IndexTrigram, q, "no hits: a substring of a longer token"))
+	case sh.allLong && !l.hasCJK:
+		// Hermes v1-v9 files have no trigram table. Current Hermes retries a
+		// Latin query with no hits on trigram (its #54242: youer inside
+		// 修改youer服务端), so a scan stands in for that retry: newest
+		// first, it stops at the limit.
+		p = append(p, ask(IndexLike, q, "no hits and no trigram table (Hermes v1-v9): a substring scan stands in"))
 	}
 	return withoutRepeats(p)
 }
@@ -106,10 +115,17 @@ func withoutRepeats(p []attempt) []attempt {
 	return out
 }
 
+// maxSubstringRunes is the longest Latin term read as a substring on the
+// trigram index (a word being typed, the retry of a word with no hits):
+// nobody types 33 characters of a fragment, and every character is one
+// more trigram doclist to intersect ("erer…" of 64 characters cost seconds).
+// Longer words are whole words, or prefixes while typed, on unicode61.
+const maxSubstringRunes = 32
+
 // queryShape is what routing needs to know about a query's terms.
 type queryShape struct {
 	anyCJK         bool // some term contains CJK
-	allLong        bool // every term has 3+ characters (CJK ones 3+ CJK characters): trigram can answer
+	allLong        bool // trigram can answer: every term has 3+ characters (CJK ones 3+ CJK characters), Latin ones at most maxSubstringRunes
 	typingFragment bool // the last term is a bare prefix of 4+ characters, longer than the prefix indexes (1-3)
 }
 
@@ -121,7 +137,7 @@ func shapeOf(q parsedQuery) queryShape {
 			if cjkCount(t.text) < 3 {
 				sh.allLong = false
 			}
-		} else if utf8.RuneCountInString(t.text) < 3 {
+		} else if n := utf8.RuneCountInString(t.text); n < 3 || n > maxSubstringRunes {
 			sh.allLong = false
 		}
 	}
@@ -137,7 +153,7 @@ func asComplete(q parsedQuery) parsedQuery {
 	toks := append([]qtok(nil), q.toks...)
 	last := &toks[len(toks)-1]
 	last.prefix, last.typed = false, false
-	return parsedQuery{toks: toks}
+	return parsedQuery{toks: toks, notice: q.notice}
 }
 
 // gap is a set of rows an index does not (yet) cover, which a LIKE scan
@@ -145,14 +161,20 @@ func asComplete(q parsedQuery) parsedQuery {
 //
 // To add one (say, a deferred trigram pass that indexes old rows later),
 // append it in gaps below: name the indexes it affects, and give the SQL
-// that restricts a scan to the rows those indexes lack (cheap to test per
-// row: an id range is best) plus, if whether it applies changes while the
-// store is open, a probe query that returns a row only when it does.
+// that restricts a scan to the rows those indexes lack (best an id range,
+// which an index answers: mark it indexed, and even the first phase reads
+// just those rows) plus, if whether it applies changes while the store is
+// open, a probe query that returns a row only when it does. For importers'
+// deferred trigram pass that would be
+//
+//	gap{why: "rows the trigram pass has not reached", indexes: []Index{IndexTrigram},
+//		rows: rowSet{where: "m.id > ?", args: []any{trigramHighWater}, indexed: true}}
+//
+// and nothing else changes: every trigram answer is then topped up from them.
 type gap struct {
 	why     string
 	indexes []Index
-	where   string // " AND ..." restricting messages m to the uncovered rows
-	args    []any
+	rows    rowSet // the uncovered rows
 	probe   string // optional: run first; no row means the gap is empty now
 }
 
@@ -163,12 +185,19 @@ func (s *Store) gaps() []gap {
 	if l.unindexedTo > 0 {
 		g = append(g, gap{why: "Hermes's deferred FTS rebuild has not reached these ids yet",
 			indexes: []Index{IndexUnicode61, IndexTrigram},
-			where:   " AND m.id > ? AND m.id <= ?", args: []any{l.unindexedFrom, l.unindexedTo}})
+			rows:    rowSet{where: "m.id > ? AND m.id <= ?", args: []any{l.unindexedFrom, l.unindexedTo}, indexed: true}})
+	}
+	if l.ftsContentOnly {
+		// Current Hermes indexes tool_name and tool_calls too (v11+), so a
+		// tool name (terminal) or a command in a tool call answers there.
+		g = append(g, gap{why: "Hermes v1-v10 index content only: tool names and tool calls are not in it",
+			indexes: []Index{IndexUnicode61, IndexTrigram},
+			rows:    rowSet{where: "(COALESCE(m.tool_name, '') <> '' OR COALESCE(m.tool_calls, '') <> '')"}})
 	}
 	if l.hasCJK {
 		g = append(g, gap{why: "rows a plain-SQLite writer added whose CJK grams recall has not computed yet",
 			indexes: []Index{IndexCJK},
-			where:   " AND m.id IN (SELECT id FROM recall_cjk_pending)",
+			rows:    rowSet{where: "m.id IN (SELECT id FROM recall_cjk_pending)", indexed: true},
 			probe:   "SELECT 1 FROM recall_cjk_pending LIMIT 1"})
 	}
 	return g
@@ -179,7 +208,8 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 	plan := s.plan(q, f)
 	var empty *SearchResult
 	var emptyFrom attempt
-	scanned := false // a LIKE attempt read every row: no gap is left to fill
+	scanned := false // a LIKE attempt read the rows: no gap is left to fill
+	complete := true // no attempt that found nothing left rows unread
 	for _, a := range plan {
 		res, err := s.runAttempt(c, a, f)
 		if err != nil {
@@ -189,6 +219,7 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 			return s.fillGaps(c, a, f, res)
 		}
 		scanned = scanned || a.index == IndexLike
+		complete = complete && res.Complete
 		if a.fallback {
 			empty, emptyFrom = &res, a
 		}
@@ -196,6 +227,7 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 	if empty == nil { // every plan has a fallback or a standing attempt; be safe
 		return SearchResult{Index: IndexNone, Complete: true}, nil
 	}
+	empty.Complete = complete
 	if scanned {
 		return *empty, nil
 	}
@@ -208,7 +240,7 @@ func (s *Store) runAttempt(c *conn, a attempt, f SearchFilter) (SearchResult, er
 	var res SearchResult
 	var err error
 	if a.index == IndexLike {
-		res, err = s.searchLike(c, a.q, a.match, f, "")
+		res, err = s.searchLike(c, a.q, a.match, f, rowSet{})
 	} else {
 		res, err = s.searchFTS(c, a.q, a.match, f)
 	}
@@ -222,7 +254,8 @@ func (s *Store) runAttempt(c *conn, a attempt, f SearchFilter) (SearchResult, er
 // not cover, up to the limit.
 func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (SearchResult, error) {
 	for _, g := range s.gaps() {
-		if len(res.Hits) >= f.Limit || !containsIndex(g.indexes, a.index) {
+		full := len(res.Hits) >= f.Limit && f.Sort == SortRank // a time sort may want a gap's row first
+		if full || !containsIndex(g.indexes, a.index) {
 			continue
 		}
 		if g.probe != "" {
@@ -233,11 +266,25 @@ func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (
 				continue
 			}
 		}
-		more, err := s.searchLike(c, a.q, s.match(a.q, IndexLike), f, g.where, g.args...)
+		more, err := s.searchLike(c, a.q, s.match(a.q, IndexLike), f, g.rows)
 		if err != nil {
 			return res, err
 		}
-		res = mergeHits(res, more.Hits, f.Limit)
+		res.Complete = res.Complete && more.Complete
+		if f.Sort == SortRank {
+			res = mergeHits(res, more.Hits, f.Limit)
+			continue
+		}
+		// A time order holds across the index's page and the gap's: merge
+		// both whole, order, then cut to the limit.
+		res = mergeHits(res, more.Hits, 2*f.Limit)
+		slices.SortStableFunc(res.Hits, func(a, b Hit) int {
+			if f.Sort == SortOldest {
+				return a.Timestamp.Compare(b.Timestamp)
+			}
+			return b.Timestamp.Compare(a.Timestamp)
+		})
+		res.Hits = res.Hits[:min(len(res.Hits), f.Limit)]
 	}
 	return res, nil
 }
@@ -249,4 +296,15 @@ func containsIndex(list []Index, i Index) bool {
 		}
 	}
 	return false
+}
+
+// contentOnlyFTS matches the DDL of Hermes v1-v10's external-content FTS
+// tables over messages (fts5(content, content=messages, ...)), which index
+// the content column alone; v11+ index content, tool_name and tool_calls
+// (inline, or v23's external content over the messages_fts_src view).
+var contentOnlyFTS = regexp.MustCompile(`(?i)content\s*=\s*['"]?messages['"]?\s*[,)]`)
+
+// ftsIndexesContentOnly reports whether messages_fts's DDL is Hermes v1-v10's.
+func ftsIndexesContentOnly(ddl string) bool {
+	return contentOnlyFTS.MatchString(ddl) && !strings.Contains(strings.ToLower(ddl), "tool_name")
 }

@@ -294,3 +294,59 @@ func TestSearchCancelled(t *testing.T) {
 func unmark(s string) string {
 	return strings.NewReplacer(HighlightStart, "", HighlightEnd, "").Replace(s)
 }
+
+// TestSearchSort: Sort orders hits by message time, not by id or rank, on
+// every path (FTS and LIKE), over all matches rather than the best-ranked.
+func TestSearchSort(t *testing.T) {
+	st := mustOpen(t)
+	// Imported out of order: ids ascend while times do not (an old
+	// session imported after a new one).
+	ids := seed(t, st, []fixtureSession{{id: "new", source: "cli", minute: 100}, {id: "old", source: "cli", minute: 0}},
+		[]fixture{
+			{label: "n1", session: "new", role: "user", content: "deploy the staging box", minute: 101},
+			{label: "n2", session: "new", role: "assistant", content: "deploy deploy deploy done", minute: 102},
+			{label: "o1", session: "old", role: "user", content: "first deploy ever", minute: 1},
+			{label: "o2", session: "old", role: "user", content: "部署 失败 了 deploy", minute: 2},
+		})
+	for _, tc := range []struct {
+		query string
+		sort  Sort
+		want  []string
+	}{
+		{"deploy", SortNewest, []string{"n2", "n1", "o2", "o1"}},
+		{"deploy", SortOldest, []string{"o1", "o2", "n1", "n2"}},
+		{"部署", SortOldest, []string{"o2"}}, // the LIKE/CJK paths sort too
+	} {
+		for _, ph := range []Phase{PhaseFinal, PhaseFirst} {
+			got := hitIDs(search(t, st, tc.query, SearchFilter{Sort: tc.sort, Phase: ph}))
+			var want []int64
+			for _, l := range tc.want {
+				want = append(want, ids[l])
+			}
+			if len(got) != len(want) {
+				t.Errorf("%q sort %d phase %d: %v, want %v", tc.query, tc.sort, ph, got, want)
+				continue
+			}
+			for i := range want {
+				if got[i] != want[i] {
+					t.Errorf("%q sort %d phase %d: %v, want %v", tc.query, tc.sort, ph, got, want)
+					break
+				}
+			}
+		}
+	}
+	// The LIKE scan (a stale or missing index) sorts the same.
+	var res SearchResult
+	err := st.read(context.Background(), func(c *conn) error {
+		var err error
+		q := parseQuery("deploy", st.layout.ftsColumns(), false)
+		res, err = st.searchLike(c, q, st.match(q, IndexLike), SearchFilter{Sort: SortOldest, Limit: 50}, rowSet{})
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := hitIDs(res); len(got) != 4 || got[0] != ids["o1"] || got[3] != ids["n2"] {
+		t.Errorf("LIKE oldest: %v", got)
+	}
+}

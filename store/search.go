@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -17,22 +18,25 @@ import (
 // over all of them. Variable so benchmarks can compare settings.
 var rankCandidates = 1000
 
+// maxFTSRankedTerms is the most terms (counting each word of a phrase) a
+// final phase ranks with FTS5's own bm25; a longer query is ranked in Go
+// over its newest matches (see searchFTS).
+const maxFTSRankedTerms = 4
+
 // maxLimit bounds one page of hits.
 const maxLimit = 1000
 
 // SearchMessages finds messages matching a user query, as typed. Malformed
 // syntax is never an error: it is repaired into the nearest valid query (see
-// parseQuery). Only cancellation and I/O errors are returned. The query is
-// routed to one index:
-//
-//   - no CJK: messages_fts (unicode61); when that finds nothing, the Latin
-//     pieces of mixed-script runs (recall_fts_cjk) and then substrings
-//     (trigram) are tried, so "youer" finds 修改youer服务端;
-//   - CJK terms of 3+ characters (and no short terms): messages_fts_trigram,
-//     as Hermes routes them;
-//   - 1-2 character CJK terms: recall_fts_cjk, the bigram index;
-//   - a LIKE scan, newest first and bounded by the limit, only when no index
-//     can answer (a foreign database without recall_fts_cjk, a stale index).
+// parseQuery), and a hostile one is cut down with a Notice. Only
+// cancellation and I/O errors are returned. Which index answers is decided
+// in one place, Store.plan (route.go): in short, words go to messages_fts
+// (unicode61), with the Latin pieces of mixed-script runs (recall_fts_cjk)
+// and then substrings (trigram) tried when that finds nothing, so "youer"
+// finds 修改youer服务端; CJK terms of 3+ characters go to
+// messages_fts_trigram, as Hermes routes them, and 1-2 character ones to
+// recall_fts_cjk; a LIKE scan, newest first and bounded by the limit,
+// answers what no index of this file can.
 func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter) (SearchResult, error) {
 	start := time.Now()
 	if f.Limit <= 0 {
@@ -46,19 +50,46 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	}
 	q := parseQuery(query, s.layout.ftsColumns(), f.Typing)
 	res := SearchResult{Index: IndexNone, Complete: true}
+	notice := q.notice
 	if !q.empty() {
+		rctx, cancel := ctx, context.CancelFunc(func() {})
+		if searchBudget > 0 {
+			rctx, cancel = context.WithTimeout(ctx, searchBudget)
+		}
+		defer cancel()
 		var err error
-		err = s.read(ctx, func(c *conn) error {
+		err = s.read(rctx, func(c *conn) error {
 			res, err = s.route(c, q, f)
 			return err
 		})
-		if err != nil {
+		switch {
+		case err != nil && ctx.Err() == nil && errors.Is(err, context.DeadlineExceeded):
+			// Out of time: what the interrupted attempt found so far (a
+			// scan streams its hits newest first) is the answer, and the
+			// notice says why it may be short.
+			res.Complete = false
+			notice = joinNotice(notice, fmt.Sprintf("search stopped after %v, the query costs the index too much: showing what it found by then", searchBudget))
+		case err != nil:
 			return SearchResult{}, fmt.Errorf("search messages: %w", err)
 		}
 	}
-	res.Parsed = q.export()
+	res.Parsed, res.Notice = q.export(), notice
 	res.Elapsed = time.Since(start)
 	return res, nil
+}
+
+// searchBudget is the most one search may take. The sanitiser's bounds keep
+// every query shape measured far below it (BenchmarkHostileQueries); this is
+// the backstop for the shapes nobody measured, so that a search box never
+// waits on one query: past it the search is interrupted and answers with
+// what it has and a notice. Variable so tests can change it (0: no budget).
+var searchBudget = 600 * time.Millisecond
+
+func joinNotice(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
 }
 
 // ftsColumns are the column names a "col:" filter may name.
@@ -272,8 +303,12 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 
 	var q2 string
 	var args []any
-	if f.Phase == PhaseFirst {
-		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ? OFFSET ?"
+	order := f.Sort.orderBy() // a time sort reads every match, in either phase
+	if order == "" && f.Phase == PhaseFirst {
+		order = " ORDER BY " + p.table + ".rowid DESC"
+	}
+	if order != "" {
+		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + order + " LIMIT ? OFFSET ?"
 		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
 	} else {
 		// Is the query broad? Asked of the index alone (no joins: ~0.5 ms
@@ -283,6 +318,15 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 		if p.latin != "" {
 			cutSQL = "SELECT " + p.table + ".rowid" + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT 1 OFFSET ?"
 			cutArgs = append(append([]any{}, condArgs...), rankCandidates-1)
+		}
+		if q.weight() > maxFTSRankedTerms || p.latin != "" {
+			// Every FTS5 evaluation of a many-term query reads every
+			// term's doclist in full, and a mixed CJK + Latin one checks
+			// its Latin terms by LIKE on every candidate row: asking "is
+			// it broad?" and then ranking does that twice, and bm25 once
+			// more. Ranked in Go instead over its newest matches, it is
+			// read once (and the Latin terms count in the score).
+			return s.rankBroad(c, q, f, p, from, cond, condArgs, res)
 		}
 		_, found, err := c.scalarInt(cutSQL, cutArgs...)
 		if err != nil {
@@ -308,13 +352,13 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 // rankBroad ranks the newest rankCandidates rows that match and pass the
 // filters, in Go (see rank.go), and builds their snippets from the same text.
 func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
-	res.Complete = false
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
 	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
 		cands = append(cands, candidate{hit: scanHit(st, p.index), text: DecodeContent(st.ColumnText(12))})
 		return nil
 	})
+	res.Complete = len(cands) < rankCandidates // else older matches were not ranked
 	if err != nil || len(cands) == 0 {
 		return res, err
 	}

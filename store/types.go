@@ -77,6 +77,29 @@ const (
 	PhaseFirst
 )
 
+// Sort is the order of a search's hits.
+type Sort uint8
+
+const (
+	// SortRank orders by relevance (bm25), the default.
+	SortRank Sort = iota
+	// SortNewest orders by message timestamp, newest first.
+	SortNewest
+	// SortOldest orders by message timestamp, oldest first.
+	SortOldest
+)
+
+// orderBy is the ORDER BY clause of a time-sorted search ("" for SortRank).
+func (o Sort) orderBy() string {
+	switch o {
+	case SortNewest:
+		return " ORDER BY m.timestamp DESC, m.id DESC"
+	case SortOldest:
+		return " ORDER BY m.timestamp ASC, m.id ASC"
+	}
+	return ""
+}
+
 // SearchFilter narrows and pages a message search.
 type SearchFilter struct {
 	Roles             []string  // only these roles; empty means all
@@ -86,6 +109,10 @@ type SearchFilter struct {
 	Since, Until      time.Time // zero means unbounded; compared with the message timestamp
 	Limit, Offset     int       // Limit 0 means 50
 	Phase             Phase
+	// Sort orders the hits by message time instead of rank (Hermes's
+	// sort=newest|oldest): every match is a candidate, so "oldest" finds the
+	// first time something came up, not the oldest of the best-ranked.
+	Sort Sort
 	// Typing marks as-you-type input: the last bare term is treated as a prefix.
 	Typing bool
 }

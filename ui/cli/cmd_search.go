@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -11,34 +10,36 @@ import (
 	"sync"
 	"time"
 
-	"github.com/recall-dev/recall/ui/termtext"
-
+	"github.com/recall-dev/recall/assets"
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
+	"github.com/recall-dev/recall/recall/sessionsearch"
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
 )
-
-// searchRoles are the roles --role accepts.
-var searchRoles = []string{"user", "assistant", "tool", "system"}
 
 // searchArgs is the parsed command line.
 type searchArgs struct {
-	json, noSummary bool
-	sessions        int
-	exclude         string
-	roles           []string
-	query           string
+	json, noSummary, schema bool
+	sessions                int
+	maxChars                int
+	exclude                 string
+	roles, fields           []string
+	query                   string
 }
 
 func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	var a searchArgs
-	var roles string
+	var roles, fields string
 	fs := newFlags(c, env)
-	fs.BoolVar(&a.json, "json", false, "print Hermes session_search JSON")
+	fs.BoolVar(&a.json, "json", false, "print Hermes session_search JSON (documented by --schema)")
 	fs.IntVar(&a.sessions, "sessions", recall.DefaultSessions, fmt.Sprintf("unique sessions to return (1..%d)", recall.MaxSessions))
 	fs.BoolVar(&a.noSummary, "no-summary", false, "evidence only: no summaries (instant)")
 	fs.StringVar(&a.exclude, "exclude-session", "", "leave out this session and its whole lineage (e.g. the current one)")
 	fs.StringVar(&roles, "role", "", "comma-separated roles to search (default user,assistant)")
+	fs.IntVar(&a.maxChars, "max-chars", 0, fmt.Sprintf("with --json: fit the answer in this many characters (at least %d; 0 = no limit)", sessionsearch.MinMaxChars))
+	fs.StringVar(&fields, "fields", "", "with --json: keep only these comma-separated keys of each result")
+	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -51,28 +52,45 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	}
 	for _, r := range splitList(roles) {
 		r = strings.ToLower(r)
-		if !slices.Contains(searchRoles, r) {
-			return a, usageError("unknown role %q (want %s)", r, strings.Join(searchRoles, ", "))
+		if !slices.Contains(sessionsearch.Roles, r) {
+			return a, usageError("unknown role %q (want %s)", r, strings.Join(sessionsearch.Roles, ", "))
 		}
 		if !slices.Contains(a.roles, r) {
 			a.roles = append(a.roles, r)
 		}
 	}
 	a.query = strings.TrimSpace(strings.Join(words, " "))
+	a.fields = splitList(fields)
+	if (a.maxChars != 0 || len(a.fields) > 0) && !a.json {
+		return a, usageError("--max-chars and --fields shape the JSON answer: add --json")
+	}
+	if a.maxChars != 0 && a.maxChars < sessionsearch.MinMaxChars {
+		return a, usageError("--max-chars must be 0 (no limit) or at least %d, not %d", sessionsearch.MinMaxChars, a.maxChars)
+	}
+	if err := sessionsearch.CheckFields(a.query, a.fields); err != nil {
+		return a, usageError("--fields: %v", err)
+	}
 	return a, nil
 }
 
 // `recall search` is the session-level answer: Hermes's session_search
 // (discover and browse modes, the same JSON envelopes, so an agent that knows
-// that tool can call recall instead) plus phase 2's summaries.
+// that tool can call recall instead) plus phase 2's summaries. Its JSON is
+// the contract assets/schema/session_search.schema.json documents: exit 0
+// with count 0 on no match, 1 on a runtime error (with the error envelope
+// on stdout), 2 on a usage error.
 func runSearch(env *Env, c *Command, args []string) error {
 	a, err := parseSearchArgs(c, env, args)
 	if err != nil {
 		return err
 	}
+	if a.schema {
+		_, err := env.Stdout.Write(assets.SessionSearchSchema())
+		return err
+	}
 	st, err := env.openForRead()
 	if err != nil {
-		return err
+		return searchFailed(env, a, err)
 	}
 	defer st.Close()
 
@@ -80,30 +98,42 @@ func runSearch(env *Env, c *Command, args []string) error {
 	if cfgErr != nil && !a.noSummary {
 		fmt.Fprintf(env.Stderr, "recall: %v; using offline summaries\n", cfgErr)
 	}
-	e := recall.New(st, recall.Options{Sessions: a.sessions, LLM: cfg})
+	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
+	if a.json {
+		req := sessionsearch.Request{Query: a.query, Limit: a.sessions, Roles: a.roles, CurrentSessionID: a.exclude,
+			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true}
+		if a.noSummary {
+			req.Summary = sessionsearch.SummaryNone
+		}
+		resp := tool.Call(env.Ctx, req)
+		if _, err := env.Stdout.Write(resp.JSON); err != nil {
+			return err
+		}
+		if resp.IsError {
+			if resp.Err != nil {
+				return resp.Err
+			}
+			return errors.New("search failed (see the error envelope)")
+		}
+		return nil
+	}
 
+	if a.query == "" {
+		return printBrowse(env, tool, a)
+	}
+	e := recall.New(st, recall.Options{Sessions: a.sessions, LLM: cfg})
 	exclude := a.exclude
 	if exclude != "" {
 		if id, err := st.ResolveSessionID(env.Ctx, exclude); err == nil {
 			exclude = id
 		}
 	}
-	if a.query == "" {
-		return runBrowse(env, st, e, a, exclude)
-	}
 	d, err := e.Discover(env.Ctx, a.query, recall.DiscoverOptions{Limit: a.sessions, CurrentSessionID: exclude,
 		Filter: store.SearchFilter{Roles: a.roles}})
 	if err != nil {
-		return searchFailed(env, a, err)
+		return err
 	}
 	summarize := !a.noSummary && len(d.Results) > 0
-	if a.json {
-		var sums []recall.Summary
-		if summarize {
-			sums = e.Summarize(env.Ctx, a.query, d.Results, nil)
-		}
-		return printJSON(env.Stdout, discoverEnvelope(d, sums))
-	}
 	printDiscovery(env, e, d, summarize)
 	if summarize {
 		fmt.Fprintln(env.Stdout)
@@ -117,110 +147,9 @@ func runSearch(env *Env, c *Command, args []string) error {
 // searchFailed reports a failed search, as Hermes's tool_error envelope in JSON mode.
 func searchFailed(env *Env, a searchArgs, err error) error {
 	if a.json {
-		_ = printJSON(env.Stdout, map[string]any{"success": false, "error": "Search failed: " + err.Error()})
+		_ = printJSON(env.Stdout, sessionsearch.Failure{Success: false, Error: "Search failed: " + err.Error()})
 	}
 	return err
-}
-
-// jsonMessage is a message in Hermes's shape: None values dropped except content.
-type jsonMessage struct {
-	ID         int64           `json:"id"`
-	Role       string          `json:"role"`
-	Content    string          `json:"content"`
-	Timestamp  float64         `json:"timestamp"`
-	ToolName   string          `json:"tool_name,omitempty"`
-	ToolCalls  json.RawMessage `json:"tool_calls,omitempty"`
-	ToolCallID string          `json:"tool_call_id,omitempty"`
-	Anchor     bool            `json:"anchor,omitempty"`
-}
-
-// jsonResult is one discover result, Hermes's fields plus hits and summary.
-type jsonResult struct {
-	SessionID       string        `json:"session_id"`
-	When            string        `json:"when"`
-	Source          string        `json:"source"`
-	Model           string        `json:"model"`
-	Title           *string       `json:"title"`
-	MatchedRole     string        `json:"matched_role"`
-	MatchMessageID  int64         `json:"match_message_id"`
-	Snippet         string        `json:"snippet"`
-	BookendStart    []jsonMessage `json:"bookend_start"`
-	Messages        []jsonMessage `json:"messages"`
-	BookendEnd      []jsonMessage `json:"bookend_end"`
-	MessagesBefore  int           `json:"messages_before"`
-	MessagesAfter   int           `json:"messages_after"`
-	ParentSessionID string        `json:"parent_session_id,omitempty"`
-	Hits            int           `json:"hits"`
-	Summary         string        `json:"summary,omitempty"`
-	SummaryKind     string        `json:"summary_kind,omitempty"`
-	SummaryReason   string        `json:"summary_reason,omitempty"`
-}
-
-// jsonDiscover is Hermes's discover envelope plus the index that served it.
-type jsonDiscover struct {
-	Success          bool         `json:"success"`
-	Mode             string       `json:"mode"`
-	Query            string       `json:"query"`
-	Results          []jsonResult `json:"results"`
-	Count            int          `json:"count"`
-	SessionsSearched int          `json:"sessions_searched"`
-	Index            store.Index  `json:"index"`
-	Message          string       `json:"message,omitempty"`
-}
-
-func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) jsonDiscover {
-	env := jsonDiscover{Success: true, Mode: "discover", Query: d.Query, Results: make([]jsonResult, 0, len(d.Results)),
-		Count: len(d.Results), SessionsSearched: d.SessionsSearched, Index: d.Index}
-	if len(d.Results) == 0 {
-		env.Message = "No matching sessions found."
-	}
-	for i, r := range d.Results {
-		jr := jsonResult{SessionID: r.SessionID, When: recall.FormatWhen(r.When), Source: r.Source, Model: r.Model,
-			MatchedRole: r.MatchedRole, MatchMessageID: r.MatchMessageID, Snippet: snippetText(r.Snippet, false),
-			BookendStart: jsonMessages(r.BookendStart, 0), Messages: jsonMessages(r.Messages, r.MatchMessageID),
-			BookendEnd: jsonMessages(r.BookendEnd, 0), MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter,
-			Hits: r.Hits}
-		if jr.Model == "" {
-			jr.Model = "unknown"
-		}
-		if r.Title != "" {
-			t := r.Title
-			jr.Title = &t
-		}
-		if r.RootID != "" && r.RootID != r.SessionID {
-			jr.ParentSessionID = r.RootID
-		}
-		if i < len(sums) {
-			jr.Summary, jr.SummaryKind, jr.SummaryReason = sums[i].Text, string(sums[i].Kind), sums[i].Reason
-		}
-		env.Results = append(env.Results, jr)
-	}
-	return env
-}
-
-func jsonMessages(msgs []store.Message, anchor int64) []jsonMessage {
-	out := make([]jsonMessage, 0, len(msgs))
-	for _, m := range msgs {
-		jm := jsonMessage{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: epoch(m.Timestamp),
-			ToolName: m.ToolName, ToolCallID: m.ToolCallID, Anchor: anchor != 0 && m.ID == anchor}
-		if m.ToolCalls != "" {
-			if json.Valid([]byte(m.ToolCalls)) {
-				jm.ToolCalls = json.RawMessage(m.ToolCalls)
-			} else {
-				jm.ToolCalls, _ = json.Marshal(m.ToolCalls)
-			}
-		}
-		out = append(out, jm)
-	}
-	return out
-}
-
-// epoch is a time as Hermes stores it: float Unix seconds (0 when unknown).
-func epoch(t time.Time) float64 {
-	if t.IsZero() {
-		return 0
-	}
-	return float64(t.UnixNano()) / 1e9
 }
 
 func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize bool) {
@@ -354,50 +283,11 @@ func (p *summaryPrinter) finish() {
 	}
 }
 
-// runBrowse is the empty-query mode: recent sessions, no model.
-func runBrowse(env *Env, st *store.Store, e *recall.Engine, a searchArgs, exclude string) error {
-	root := ""
-	if exclude != "" {
-		if r, err := st.RootSession(env.Ctx, exclude); err == nil {
-			root = r
-		}
-	}
-	// A few extra rows, as Hermes asks for, so dropping the current session still fills the page.
-	list, err := e.Browse(env.Ctx, store.ListOptions{Limit: a.sessions + 5})
+// printBrowse is the empty-query mode on a terminal: recent sessions, no model.
+func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
+	kept, err := tool.Browse(env.Ctx, a.sessions, a.exclude)
 	if err != nil {
-		return searchFailed(env, a, err)
-	}
-	kept := list[:0]
-	for _, s := range list {
-		if exclude != "" && (s.ID == exclude || s.ID == root) {
-			continue
-		}
-		if len(kept) < a.sessions {
-			kept = append(kept, s)
-		}
-	}
-	if a.json {
-		type item struct {
-			SessionID    string  `json:"session_id"`
-			Title        *string `json:"title"`
-			Source       string  `json:"source"`
-			StartedAt    float64 `json:"started_at"`
-			LastActive   float64 `json:"last_active"`
-			MessageCount int     `json:"message_count"`
-			Preview      string  `json:"preview"`
-		}
-		items := make([]item, 0, len(kept))
-		for _, s := range kept {
-			it := item{SessionID: s.ID, Source: s.Source, StartedAt: epoch(s.StartedAt), LastActive: epoch(s.LastActive),
-				MessageCount: s.MessageCount, Preview: s.Preview}
-			if s.Title != "" {
-				t := s.Title
-				it.Title = &t
-			}
-			items = append(items, it)
-		}
-		return printJSON(env.Stdout, map[string]any{"success": true, "mode": "browse", "results": items, "count": len(items),
-			"message": fmt.Sprintf("Showing %d most recent sessions. Pass a query to search.", len(items))})
+		return err
 	}
 	if len(kept) == 0 {
 		fmt.Fprintln(env.Stdout, "No sessions yet.")

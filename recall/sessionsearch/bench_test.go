@@ -1,0 +1,45 @@
+package sessionsearch
+
+import (
+	"context"
+	"os"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// BenchmarkCall splits a discover call's cost on a real corpus
+// (RECALL_BENCH_DB, opened read-only): the search and evidence alone, with
+// the offline summaries (the MCP default), and with the budget applied.
+//
+//	RECALL_BENCH_DB=/work/bench/mcp-1m.db go test ./recall/sessionsearch -run '^$' -bench Call -benchtime 20x
+func BenchmarkCall(b *testing.B) {
+	db := os.Getenv("RECALL_BENCH_DB")
+	if db == "" {
+		b.Skip("RECALL_BENCH_DB is not set")
+	}
+	ctx := context.Background()
+	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	tool := New(st, Options{})
+	for _, tc := range []struct {
+		name string
+		req  Request
+	}{
+		{"evidence", Request{Query: "docker network"}},
+		{"evidence+budget", Request{Query: "docker network", MaxChars: DefaultMaxChars}},
+		{"offline-summaries", Request{Query: "docker network", Summary: SummaryOffline}},
+		{"mcp-default", Request{Query: "docker network", Summary: SummaryOffline, MaxChars: DefaultMaxChars}},
+	} {
+		b.Run(tc.name, func(b *testing.B) {
+			for b.Loop() {
+				if resp := tool.Call(ctx, tc.req); resp.IsError {
+					b.Fatal(string(resp.JSON))
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,100 @@
+// Package mcpserver is `recall mcp`: a Model Context Protocol server over
+// stdio, built on the official Go SDK, that lets a coding agent (Claude
+// Code, Codex CLI, Gemini CLI, Hermes, any MCP client) search the person's
+// past agent sessions itself. It has one tool, session_search, with the
+// contract of Hermes Agent's own tool; the answers come from
+// recall/sessionsearch, the same code behind `recall search --json`.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"runtime/debug"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/recall-dev/recall/recall/sessionsearch"
+)
+
+// ToolName is the one tool's name, Hermes's.
+const ToolName = "session_search"
+
+// Options configures the server.
+type Options struct {
+	// MaxChars is the budget of a call that passes no max_chars (default
+	// sessionsearch.DefaultMaxChars).
+	MaxChars int
+	// Logger receives the server's own log lines (never stdout); nil discards them.
+	Logger *slog.Logger
+}
+
+// New returns an MCP server whose session_search tool answers from tool.
+func New(tool *sessionsearch.Tool, o Options) *mcp.Server {
+	if o.MaxChars <= 0 {
+		o.MaxChars = sessionsearch.DefaultMaxChars
+	}
+	if o.Logger == nil {
+		o.Logger = slog.New(slog.DiscardHandler)
+	}
+	srv := mcp.NewServer(&mcp.Implementation{Name: "recall", Title: "recall: search past agent sessions", Version: version()},
+		&mcp.ServerOptions{
+			Instructions: "recall keeps every conversation the user had with their AI agents (Claude Code, Codex, Gemini CLI, " +
+				"Hermes, ...) in one local database. Call session_search when the user refers to earlier work " +
+				"(\"how did we fix ...\", \"last time\", \"that migration\") or when a command, decision or error from a past session would help.",
+			Logger: o.Logger,
+			// No logging capability: the server sends no log notifications.
+			Capabilities: &mcp.ServerCapabilities{},
+		})
+	h := &handler{tool: tool, maxChars: o.MaxChars, log: o.Logger}
+	srv.AddTool(&mcp.Tool{
+		Name:        ToolName,
+		Title:       "Search past agent sessions",
+		Description: toolDescription(o.MaxChars),
+		InputSchema: inputSchema(o.MaxChars),
+		Annotations: &mcp.ToolAnnotations{ReadOnlyHint: true, IdempotentHint: true, OpenWorldHint: new(false)},
+	}, h.call)
+	return srv
+}
+
+type handler struct {
+	tool     *sessionsearch.Tool
+	maxChars int
+	log      *slog.Logger
+}
+
+// call answers one tools/call. Every problem is a tool result with isError
+// and a message the model can act on; nothing here fails the protocol.
+func (h *handler) call(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	began := time.Now()
+	r, err := decodeArgs(req.Params.Arguments, h.maxChars)
+	if err != nil {
+		var ae *argError
+		if !errors.As(err, &ae) {
+			err = fmt.Errorf("bad arguments: %w", err)
+		}
+		return errorResult(err.Error()), nil
+	}
+	resp := h.tool.Call(ctx, r)
+	if resp.Err != nil {
+		h.log.Error("session_search failed", "error", resp.Err)
+	}
+	h.log.Debug("session_search", "mode", resp.Mode, "chars", len(resp.JSON), "elapsed", time.Since(began))
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(resp.JSON)}}, IsError: resp.IsError}, nil
+}
+
+func errorResult(msg string) *mcp.CallToolResult {
+	resp := sessionsearch.FailureJSON(msg)
+	return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: string(resp)}}, IsError: true}
+}
+
+// version is the module version the binary was built from ("(devel)" for a
+// plain `go build`).
+func version() string {
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	return "(devel)"
+}
