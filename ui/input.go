@@ -21,9 +21,15 @@ type searchBox struct {
 }
 
 func newSearchBox(st *Styles) searchBox {
+	return newTextBox(st, "❯ ", "search your agent history (F1: help)")
+}
+
+// newTextBox is a one-line input with the search box's keys and looks (the
+// detail pane's in-transcript search uses one too).
+func newTextBox(st *Styles, prompt, placeholder string) searchBox {
 	ti := textinput.New()
-	ti.Prompt = "❯ "
-	ti.Placeholder = "search your agent history (F1: help)"
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
 	ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle = st.Search.Prompt, st.Search.Text, st.Search.Placeholder
 	ti.Cursor.Style = st.Search.Cursor
 	// A steady cursor, as fzf's: a blinking one would redraw the whole
