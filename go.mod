@@ -17,6 +17,7 @@ require (
 	// v0.32.0 is the newest release that runs SQLite under wazero (v0.33+ replaced it): keep the pin.
 	github.com/ncruces/go-sqlite3 v0.32.0
 	github.com/tetratelabs/wazero v1.11.0
+	golang.org/x/sys v0.41.0
 	golang.org/x/term v0.36.0
 )
 
@@ -54,7 +55,6 @@ require (
 	golang.org/x/net v0.38.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/sys v0.41.0 // indirect
 	golang.org/x/text v0.34.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 )

@@ -14,12 +14,28 @@ import (
 // session is not installed (or recall does not know how to resume it).
 var ErrNoAgent = errors.New("agent not available")
 
-// resumeArgv maps a session's source to the command line that resumes it in
+// ErrCannotResume is returned by PlanResume when the agent could not find
+// the session even if it were run (the error says why and what to do).
+var ErrCannotResume = errors.New("cannot resume")
+
+// Resume is how to reopen a session in the agent that wrote it.
+type Resume struct {
+	// Args is the command line; Args[0] is the agent's program name.
+	Args []string
+	// Dir is the directory to run it in: the session's working directory,
+	// or "" (the current one) when the session has none or it is gone.
+	Dir string
+	// Notes are what the person should be told before the agent starts:
+	// that a sub-agent run is resumed through its parent, that the
+	// session's directory no longer exists.
+	Notes []string
+}
+
+// resumeArgv maps a session's source to the command line that resumes id in
 // the agent that wrote it. Hermes' own sources (cli, telegram, discord, ...)
 // resume in hermes.
-func resumeArgv(sess store.Session) []string {
-	id := nativeID(sess)
-	switch sess.Source {
+func resumeArgv(source, id string) []string {
+	switch source {
 	case "claude-code", "claude":
 		return []string{"claude", "--resume", id}
 	case "codex":
@@ -32,29 +48,75 @@ func resumeArgv(sess store.Session) []string {
 	return []string{"hermes", "--resume", id}
 }
 
-// nativeID strips a "source:" prefix an importer may have put on the id.
-func nativeID(sess store.Session) string {
-	if p := sess.Source + ":"; strings.HasPrefix(sess.ID, p) {
-		return sess.ID[len(p):]
+// nativeID strips a "source:" prefix an importer may have put on id.
+func nativeID(source, id string) string {
+	if p := source + ":"; strings.HasPrefix(id, p) {
+		return id[len(p):]
 	}
-	return sess.ID
+	return id
 }
 
-// ResumeCommand returns the command that resumes sess in its agent, in the
-// session's working directory when that still exists. It wraps ErrNoAgent,
-// naming the missing program, when the agent is not on $PATH.
-func ResumeCommand(sess store.Session) (*exec.Cmd, error) {
-	argv := resumeArgv(sess)
-	path, err := exec.LookPath(argv[0])
+func isClaude(source string) bool { return source == "claude-code" || source == "claude" }
+
+// PlanResume works out how to resume sess without running anything (the
+// agent need not be installed: `recall resume --print` shows the plan).
+//
+// A Claude Code sub-agent run has no id of its own that Claude knows (recall
+// names it <parent>-agent-<id>): the parent session, which holds the
+// sub-agent's result, is resumed instead, and a note says so. A working
+// directory that no longer exists is said in a note and the agent runs in
+// the current directory, except for Claude Code, which finds a session by
+// the directory it ran in: that is refused with ErrCannotResume and what to
+// do instead (and the plan, whose Dir is that directory, for a caller that
+// only prints it).
+func PlanResume(sess store.Session) (Resume, error) {
+	var r Resume
+	id := nativeID(sess.Source, sess.ID)
+	if isClaude(sess.Source) && sess.ParentID != "" {
+		parent := nativeID(sess.Source, sess.ParentID)
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Claude Code sub-agent run, which Claude cannot resume on its own: resuming its parent session %s", sess.ID, parent))
+		id = parent
+	}
+	r.Args = resumeArgv(sess.Source, id)
+	if sess.Cwd == "" {
+		return r, nil
+	}
+	fi, err := os.Stat(sess.Cwd)
+	switch {
+	case err == nil && fi.IsDir():
+		r.Dir = sess.Cwd
+	case isClaude(sess.Source):
+		r.Dir = sess.Cwd // the only directory it would work in, once it exists again
+		return r, fmt.Errorf("%w: Claude Code finds a session by the directory it ran in, and %s no longer exists: recreate it (mkdir -p %s) and run again",
+			ErrCannotResume, sess.Cwd, sess.Cwd)
+	case err == nil:
+		r.Notes = append(r.Notes, fmt.Sprintf("the session's working directory %s is not a directory: running in the current directory", sess.Cwd))
+	default:
+		r.Notes = append(r.Notes, fmt.Sprintf("the session's working directory %s no longer exists: running in the current directory", sess.Cwd))
+	}
+	return r, nil
+}
+
+// Command returns r as a command to run, or an error wrapping ErrNoAgent,
+// naming the missing program and the command line, when the agent is not on
+// $PATH.
+func (r Resume) Command() (*exec.Cmd, error) {
+	path, err := exec.LookPath(r.Args[0])
 	if err != nil {
-		return nil, fmt.Errorf("resume %s session: %q is not installed (%w); run: %s",
-			sess.Source, argv[0], ErrNoAgent, strings.Join(argv, " "))
+		return nil, fmt.Errorf("%q is not installed (%w); the command would be: %s", r.Args[0], ErrNoAgent, strings.Join(r.Args, " "))
 	}
-	cmd := exec.Command(path, argv[1:]...)
-	if sess.Cwd != "" {
-		if fi, err := os.Stat(sess.Cwd); err == nil && fi.IsDir() {
-			cmd.Dir = sess.Cwd
-		}
-	}
+	cmd := exec.Command(path, r.Args[1:]...)
+	cmd.Dir = r.Dir
 	return cmd, nil
+}
+
+// ResumeCommand returns the command that resumes sess in its agent (see
+// PlanResume, whose notes it drops), in the session's working directory
+// when that still exists.
+func ResumeCommand(sess store.Session) (*exec.Cmd, error) {
+	r, err := PlanResume(sess)
+	if err != nil {
+		return nil, err
+	}
+	return r.Command()
 }

@@ -135,7 +135,7 @@ func drainCJK(c *conn) error {
 		text string
 	}
 	var rows []row
-	err := c.query(`SELECT p.id, COALESCE(m.content, '') || ' ' || COALESCE(m.tool_name, '') || ' ' || COALESCE(m.tool_calls, '')
+	err := c.query(`SELECT p.id, `+indexTextSQL("m")+`
 		FROM recall_cjk_pending p JOIN messages m ON m.id = p.id`, nil, func(st stmtRow) error {
 		rows = append(rows, row{st.ColumnInt64(0), st.ColumnText(1)})
 		return nil

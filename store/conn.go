@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"time"
 
@@ -33,20 +34,32 @@ func defaultCompileCacheDir() string {
 	return filepath.Join(dir, "recall", "wazero")
 }
 
-// initSQLite configures wazero once per process: the same memory limit and
-// features as the driver's default, plus a compilation cache on disk so a
-// second start loads SQLite's machine code instead of compiling it again
-// (about 1 s of CPU on this machine; see the README for cold/warm numbers).
+// wasmMemoryPages is each connection's WebAssembly memory limit, in 64 KiB
+// pages. The driver's default is 256 MiB (32 MiB on 32-bit). The memory is
+// reserved address space that is committed only as SQLite grows into it
+// (ncruces/go-sqlite3 internal/alloc: mmap PROT_NONE, then mprotect), so a
+// larger limit costs nothing until a statement needs it. Storing one message
+// of n bytes takes about 2n inside SQLite (the bound copy plus the record
+// being built), so 1 GiB stores MaxMessageBytes whole with room to spare;
+// 32-bit builds keep the driver's 32 MiB and a smaller MaxMessageBytes.
+var wasmMemoryPages = func() uint32 {
+	if bits.UintSize < 64 {
+		return 512
+	}
+	return 16384
+}()
+
+// initSQLite configures wazero once per process: the memory limit above,
+// the driver's features, plus a compilation cache on disk so a second start
+// loads SQLite's machine code instead of compiling it again (about 1 s of
+// CPU on this machine; see the README for cold/warm numbers).
 func initSQLite() error {
 	initOnce.Do(func() {
-		cfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2)
-		if bits.UintSize < 64 {
-			cfg = cfg.WithMemoryLimitPages(512)
-		} else {
-			cfg = cfg.WithMemoryLimitPages(4096)
-		}
+		cfg := wazero.NewRuntimeConfig().WithCoreFeatures(api.CoreFeaturesV2).WithMemoryLimitPages(wasmMemoryPages)
 		if CompileCacheDir != "" {
-			if err := os.MkdirAll(CompileCacheDir, 0o755); err == nil {
+			// 0700 like everything else recall writes (wazero makes its own
+			// files 0600 and its subdirectory 0700).
+			if err := os.MkdirAll(CompileCacheDir, 0o700); err == nil {
 				if cache, err := wazero.NewCompilationCacheWithDir(CompileCacheDir); err == nil {
 					cfg = cfg.WithCompilationCache(cache)
 				}
@@ -64,19 +77,22 @@ type conn struct {
 	stmts map[string]*sqlite3.Stmt
 }
 
-// openConn opens path; read-only connections never create or alter the file.
+// openConn opens path, which must exist; read-only connections never create
+// or alter the file. A read-write connection creates its -wal and -journal
+// with the database file's own mode (modeof, as native SQLite does), so a
+// 0600 database keeps 0600 companions whatever the umask.
 func openConn(path string, readOnly bool) (*conn, error) {
 	var (
 		db  *sqlite3.Conn
 		err error
 	)
 	if readOnly {
-		db, err = sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+		db, err = sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
 	} else {
-		db, err = sqlite3.OpenFlags(path, sqlite3.OPEN_READWRITE|sqlite3.OPEN_CREATE|sqlite3.OPEN_URI)
+		db, err = sqlite3.OpenFlags(fileURI(path, "modeof"), sqlite3.OPEN_READWRITE|sqlite3.OPEN_URI)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err
 	}
 	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
 	// Writers wait 1 s inside SQLite, then the write helper retries with
@@ -99,15 +115,88 @@ func openConn(path string, readOnly bool) (*conn, error) {
 	for _, p := range pragmas {
 		if err := db.Exec(p); err != nil {
 			c.close()
-			return nil, fmt.Errorf("open %s: %s: %w", path, p, err)
+			return nil, err
 		}
 	}
 	return c, nil
 }
 
+// openImmutable opens path read-only with immutable=1: no locks, no -shm,
+// no -wal; only for a file nobody can be writing (see Store.open).
+func openImmutable(path string) (*conn, error) {
+	db, err := sqlite3.OpenFlags(fileURI(path)+"?immutable=1", sqlite3.OPEN_READONLY|sqlite3.OPEN_URI)
+	if err != nil {
+		return nil, err
+	}
+	c := &conn{db: db, stmts: map[string]*sqlite3.Stmt{}}
+	if err := db.Exec("PRAGMA foreign_keys=ON"); err != nil {
+		c.close()
+		return nil, err
+	}
+	return c, nil
+}
+
+// fileURI is path as an SQLite URI whose listed parameters name the same
+// file (modeof=path). Every byte but unreserved ones and '/' is
+// percent-encoded, so '?', '#', '%', '&' and '=' in a path stay literal.
+func fileURI(path string, params ...string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	esc := uriEscape(filepath.ToSlash(path))
+	if !strings.HasPrefix(esc, "/") {
+		esc = "/" + esc // a Windows drive letter: file:///C:/...
+	}
+	u := "file://" + esc
+	for i, p := range params {
+		sep := "&"
+		if i == 0 {
+			sep = "?"
+		}
+		u += sep + p + "=" + esc
+	}
+	return u
+}
+
+func uriEscape(s string) string {
+	const hex = "0123456789ABCDEF"
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', strings.IndexByte("-._~/", c) >= 0:
+			b.WriteByte(c)
+		default:
+			b.WriteByte('%')
+			b.WriteByte(hex[c>>4])
+			b.WriteByte(hex[c&15])
+		}
+	}
+	return b.String()
+}
+
+// matchCompanionModes gives -shm the database file's permission bits. The
+// driver creates -shm with 0666 less the umask and has no modeof for it
+// (native SQLite copies the database's mode), and the first connection of a
+// process may be the read-only one that decides what the file is. Only a
+// recall database is touched, and a file we may not chmod is left alone.
+func matchCompanionModes(path string) {
+	db, err := os.Stat(path)
+	if err != nil {
+		return
+	}
+	for _, suffix := range []string{"-shm", "-wal"} {
+		if fi, err := os.Stat(path + suffix); err == nil && fi.Mode().Perm() != db.Mode().Perm() {
+			_ = os.Chmod(path+suffix, db.Mode().Perm())
+		}
+	}
+}
+
 func (c *conn) close() error {
 	for _, st := range c.stmts {
-		st.Close()
+		// A statement that last failed with NOMEM reports it again on
+		// Close, and the driver panics on NOMEM.
+		safely(func() { st.Close() })
 	}
 	c.stmts = nil
 	return c.db.Close()

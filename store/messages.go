@@ -5,15 +5,27 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math/bits"
 	"strings"
 )
 
 // InsertMessages appends msgs in order and sets each one's ID. A message
 // whose SourceKey was already imported (into the same session) is skipped and
 // keeps ID 0. Session counters are refreshed when the transaction ends.
+//
+// A message larger than MaxMessageBytes fails the call before anything is
+// written (errors.Is(err, ErrTooLarge)); CheckMessageSize tells beforehand.
 func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
+	for i := range msgs {
+		if err := CheckMessageSize(msgs[i]); err != nil {
+			return 0, fmt.Errorf("insert message %d of %d in %s: %w", i+1, len(msgs), msgs[i].SessionID, err)
+		}
+	}
 	inserted := 0
-	bulk := len(msgs) >= bulkMin && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS
+	// Once the bulk path has dropped the insert triggers, every later insert
+	// of the transaction must index its rows directly too.
+	bulk := tx.bulkTriggers != nil ||
+		((len(msgs) >= bulkMin || needsDirectIndex(msgs)) && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS)
 	if bulk {
 		if err := tx.beginBulk(); err != nil {
 			return 0, fmt.Errorf("insert messages: %w", err)
@@ -50,6 +62,7 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 			return inserted, fmt.Errorf("insert message in %s: %w", m.SessionID, err)
 		}
 		m.ID = tx.c.db.LastInsertRowID()
+		tx.bytes += int64(messageBytes(m))
 		if bulk {
 			if err := tx.indexDirect(m, content); err != nil {
 				return inserted, fmt.Errorf("index message %d: %w", m.ID, err)
@@ -64,6 +77,46 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		inserted++
 	}
 	return inserted, nil
+}
+
+// MaxMessageBytes is the largest message (content, tool calls and
+// reasoning together) the store keeps: such a message is stored whole and
+// indexed on its first characters (see indexContentChars). Measured within
+// the 1 GiB of SQLite memory of a 64-bit build (wasmMemoryPages), a 128 MB
+// message is written and read back and a 200 MB one runs out reading it
+// back; 64 MiB keeps a margin of two. A 32-bit build (32 MiB) keeps 4 MiB.
+const MaxMessageBytes = (bits.UintSize/64)*(64<<20) + (1-bits.UintSize/64)*(4<<20)
+
+// bigMessage is the size from which a single message is indexed directly
+// (the bulk path) rather than through the triggers: each trigger program
+// reads new.content again, and a 100 MB row then needed more memory than
+// SQLite has (measured: 128 MB failed through the triggers, passed direct).
+const bigMessage = 1 << 20
+
+// needsDirectIndex reports a batch that must take the bulk path even when
+// it is one message: a big one (memory), or one with a NUL byte, which the
+// triggers index only up to the NUL (see indexField).
+func needsDirectIndex(msgs []Message) bool {
+	for i := range msgs {
+		if messageBytes(&msgs[i]) >= bigMessage || hasNUL(&msgs[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func messageBytes(m *Message) int {
+	return len(m.Content) + len(m.ToolCalls) + len(m.Reasoning) + len(m.ToolName) + len(m.ToolCallID) + len(m.FinishReason)
+}
+
+// CheckMessageSize returns an ErrTooLarge error when m is larger than
+// MaxMessageBytes, so an importer can report that one record and keep the
+// rest of its file.
+func CheckMessageSize(m Message) error {
+	if n := messageBytes(&m); n > MaxMessageBytes {
+		return fmt.Errorf("%w: the message is %.1f MB, more than the %d MB recall stores", ErrTooLarge, float64(n)/(1<<20), MaxMessageBytes>>20)
+	}
+	return nil
 }
 
 // cleanContent removes the snippet marker runes so a stored text can never

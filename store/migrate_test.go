@@ -133,7 +133,7 @@ func TestOpenHermesReadOnly(t *testing.T) {
 }
 
 // TestMigrateHermes: `recall migrate` takes a copy of a v1 or v10 Hermes file
-// to v11 + recall 1003 with every row kept and both indexes complete.
+// to v11 + recall 1004 with every row kept and both indexes complete.
 func TestMigrateHermes(t *testing.T) {
 	for _, version := range []int{1, 10} {
 		t.Run(fmt.Sprintf("v%d", version), func(t *testing.T) {
@@ -159,7 +159,7 @@ func TestMigrateHermes(t *testing.T) {
 			if n := count(t, c, "SELECT count(*) FROM schema_version"); n != 1 {
 				t.Errorf("schema_version has %d rows, Hermes keeps one", n)
 			}
-			if v, _, _ := c.scalarText("SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != "1003" {
+			if v, _, _ := c.scalarText("SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != "1004" {
 				t.Errorf("recall_schema_version = %q", v)
 			}
 			if got := rows(t, c, hermesMessageDump); !equalStrings(got, wantMsgs) {

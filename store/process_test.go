@@ -3,9 +3,11 @@ package store
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -18,8 +20,11 @@ import (
 const (
 	envWriterDB   = "RECALL_TEST_WRITER_DB"
 	envWriterID   = "RECALL_TEST_WRITER_ID"
-	envWriterMode = "RECALL_TEST_WRITER_MODE" // "append" or "hang"
+	envWriterMode = "RECALL_TEST_WRITER_MODE" // "append", "hang" or "create"
 	envReadyFile  = "RECALL_TEST_READY_FILE"
+	// "create" mode: how many messages, and how many per transaction.
+	envWriterN     = "RECALL_TEST_WRITER_N"
+	envWriterBatch = "RECALL_TEST_WRITER_BATCH"
 )
 
 // TestHelperWriter is not a test: it is the body of the child processes.
@@ -28,8 +33,16 @@ func TestHelperWriter(t *testing.T) {
 	if path == "" {
 		t.Skip("child process body for the multi-process tests")
 	}
-	ctx := context.Background()
+	// Ctrl-C cancels the context, as in recall's main.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
 	id := os.Getenv(envWriterID)
+	switch os.Getenv(envWriterMode) {
+	case "create":
+		os.Exit(createAndWrite(ctx, path, id))
+	case "oom":
+		os.Exit(outOfMemory(ctx, path))
+	}
 	st, err := Open(ctx, path, Options{})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "open:", err)
@@ -70,6 +83,76 @@ func TestHelperWriter(t *testing.T) {
 	}
 	st.Close()
 	os.Exit(0)
+}
+
+// createAndWrite is the "create" child: open (creating) path, write
+// RECALL_TEST_WRITER_N messages into session proc-<id> in transactions of
+// RECALL_TEST_WRITER_BATCH, and return the exit code.
+func createAndWrite(ctx context.Context, path, id string) int {
+	n, _ := strconv.Atoi(os.Getenv(envWriterN))
+	batch, _ := strconv.Atoi(os.Getenv(envWriterBatch))
+	batch = max(batch, 1)
+	st, err := Open(ctx, path, Options{Create: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		return 2
+	}
+	defer st.Close()
+	if st.ReadOnly() {
+		fmt.Fprintln(os.Stderr, "open: read-only:", st.Notice())
+		return 2
+	}
+	sid := "proc-" + id
+	if err := st.CreateSession(ctx, Session{ID: sid, Source: "cli", StartedAt: time.Now()}); err != nil {
+		fmt.Fprintln(os.Stderr, "create:", err)
+		return 3
+	}
+	for i := 0; i < n; i += batch {
+		msgs := make([]Message, 0, batch)
+		for j := i; j < min(i+batch, n); j++ {
+			msgs = append(msgs, Message{SessionID: sid, Role: []string{"user", "assistant"}[j%2],
+				Content: fmt.Sprintf("writer %s message %d docker compose 容器 %s", id, j, strings.Repeat("filler ", j%7)), SourceKey: strconv.Itoa(j)})
+		}
+		if _, err := st.AppendMessages(ctx, msgs); err != nil {
+			fmt.Fprintln(os.Stderr, "append:", err)
+			return 4
+		}
+	}
+	return 0
+}
+
+// outOfMemory is the "oom" child: with SQLite's memory cut to 32 MiB, a
+// 20 MB message must come back as ErrTooLarge (the driver panicked with
+// "sqlite3: out of memory" before), and the store must go on writing.
+func outOfMemory(ctx context.Context, path string) int {
+	wasmMemoryPages = 512
+	st, err := Open(ctx, path, Options{Create: true})
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "open:", err)
+		return 2
+	}
+	defer st.Close()
+	st.CreateSession(ctx, Session{ID: "s", Source: "cli"})
+	big := strings.Repeat("grow the trigram index ", 20<<20/23)
+	for _, msgs := range [][]Message{
+		{{SessionID: "s", Role: "tool", Content: big}},
+		{{SessionID: "s", Role: "user", Content: "small"}, {SessionID: "s", Role: "tool", Content: big}},
+	} {
+		_, err = st.AppendMessages(ctx, msgs)
+		fmt.Fprintf(os.Stderr, "append %d: %v\n", len(msgs), err)
+		if !errors.Is(err, ErrTooLarge) {
+			return 3
+		}
+		if _, err := st.AppendMessages(ctx, []Message{{SessionID: "s", Role: "user", Content: "after"}}); err != nil {
+			fmt.Fprintln(os.Stderr, "write after the error:", err)
+			return 4
+		}
+	}
+	if _, err := st.Messages(ctx, "s"); err != nil {
+		fmt.Fprintln(os.Stderr, "read:", err)
+		return 5
+	}
+	return 0
 }
 
 func child(t *testing.T, db, id, mode string, extra ...string) (*exec.Cmd, *bytes.Buffer) {
@@ -178,5 +261,29 @@ func TestKilledWriter(t *testing.T) {
 	seed(t, st, nil, []fixture{{label: "b", session: "s1", role: "user", content: "written after the crash 修改"}})
 	if res := search(t, st, "修改", SearchFilter{}); len(res.Hits) != 1 || res.Index != IndexCJK {
 		t.Errorf("after the crash: %s %d hits", res.Index, len(res.Hits))
+	}
+}
+
+// TestOutOfMemoryIsAnError: when SQLite runs out of its WebAssembly memory
+// on one statement, the write fails with ErrTooLarge and one line, the
+// transaction is rolled back, and the next write works (before: the
+// driver's panic killed the process with an 18-line stack trace, exit 2).
+func TestOutOfMemoryIsAnError(t *testing.T) {
+	if testing.Short() {
+		t.Skip("spawns a process")
+	}
+	path := filepath.Join(t.TempDir(), "oom.db")
+	cmd, errb := child(t, path, "o", "oom")
+	err := cmd.Wait()
+	if err != nil || strings.Contains(errb.String(), "panic") {
+		t.Fatalf("oom child: %v\n%s", err, errb.String())
+	}
+	t.Logf("child: %s", errb.String())
+	if strings.Count(errb.String(), "ran out of memory") != 2 {
+		t.Errorf("output:\n%s", errb.String())
+	}
+	c := rawConn(t, path, true)
+	if n := count(t, c, "SELECT count(*) FROM messages"); n != 2 {
+		t.Errorf("messages = %d, want the 2 small ones", n)
 	}
 }

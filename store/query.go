@@ -74,7 +74,7 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 	var notes []string
 	if n := utf8.RuneCountInString(raw); n > maxQueryRunes {
 		raw = string([]rune(raw)[:maxQueryRunes])
-		notes = append(notes, fmt.Sprintf("cut to its first %d characters", maxQueryRunes))
+		notes = append(notes, fmt.Sprintf("only its first %d characters were read", maxQueryRunes))
 	}
 	raw = strings.ToValidUTF8(raw, " ")
 	// SQLite ends an FTS5 string literal at a NUL byte; no tokenizer indexes one.
@@ -82,18 +82,18 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 	toks := repair(lex(raw, columns))
 	if flat, n := flattenDeep(toks); n > 0 {
 		toks = repair(flat)
-		notes = append(notes, fmt.Sprintf("%d groups nested deeper than %d flattened", n, maxQueryDepth))
+		notes = append(notes, fmt.Sprintf("%d groups nested deeper than %d were flattened", n, maxQueryDepth))
 	}
 	toks = dedupe(toks)
 	if n := capTermLength(toks); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d words longer than %d characters searched by their start", n, maxTermRunes))
+		notes = append(notes, fmt.Sprintf("%d words longer than %d characters were searched by their start", n, maxTermRunes))
 	}
 	if n := capNear(toks); n > 0 {
-		notes = append(notes, fmt.Sprintf("NEAR groups cut to %d terms (%d dropped)", maxNearTerms, n))
+		notes = append(notes, fmt.Sprintf("NEAR groups were cut to %d terms (%d dropped)", maxNearTerms, n))
 	}
 	if cut, n := capTerms(toks); n > 0 {
 		toks = repair(cut)
-		notes = append(notes, fmt.Sprintf("only its first %d terms searched (%d dropped)", maxQueryTerms, n))
+		notes = append(notes, fmt.Sprintf("only the first %d terms were searched (%d dropped)", maxQueryTerms, n))
 	}
 	if typing && len(toks) > 0 && !endsInSpace(raw) {
 		last := &toks[len(toks)-1]
@@ -103,7 +103,7 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 	}
 	q := parsedQuery{toks: toks}
 	if len(notes) > 0 {
-		q.notice = "query " + strings.Join(notes, "; ")
+		q.notice = "query too large: " + strings.Join(notes, "; ")
 	}
 	return q
 }

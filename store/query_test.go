@@ -216,13 +216,13 @@ func TestHostileShapes(t *testing.T) {
 		}
 	}
 	for _, tc := range []struct{ query, notice string }{
-		{strings.Repeat("(", 100) + "docker", "groups nested deeper than 8 flattened"},
-		{strings.Repeat("0 ", 3000), "cut to its first 2048 characters"},
-		{distinct(40, " OR "), "only its first 12 terms searched (28 dropped)"},
-		{`"` + distinct(20, " ") + `"`, "only its first 12 terms searched (8 dropped)"},
-		{"NEAR(" + distinct(20, " ") + ")", "NEAR groups cut to 6 terms (14 dropped)"},
-		{"NEAR(" + distinct(5, " ") + ") " + distinct(10, " "), "only its first 12 terms searched (3 dropped)"},
-		{strings.Repeat("e", 100), "1 words longer than 64 characters searched by their start"},
+		{strings.Repeat("(", 100) + "docker", "groups nested deeper than 8 were flattened"},
+		{strings.Repeat("0 ", 3000), "only its first 2048 characters were read"},
+		{distinct(40, " OR "), "only the first 12 terms were searched (28 dropped)"},
+		{`"` + distinct(20, " ") + `"`, "only the first 12 terms were searched (8 dropped)"},
+		{"NEAR(" + distinct(20, " ") + ")", "NEAR groups were cut to 6 terms (14 dropped)"},
+		{"NEAR(" + distinct(5, " ") + ") " + distinct(10, " "), "only the first 12 terms were searched (3 dropped)"},
+		{strings.Repeat("e", 100), "1 words longer than 64 characters were searched by their start"},
 		{"docker network", ""},
 		{strings.Repeat("docker ", 50), ""}, // repeats are dropped silently: they change nothing
 	} {

@@ -14,11 +14,17 @@
 package store
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
+	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -36,7 +42,8 @@ type Options struct {
 	Create bool
 }
 
-// metaCreatedBy marks databases recall created; only those are migrated at open.
+// metaCreatedBy marks databases recall created; only those are migrated at
+// open. It is written in the same transaction as the first migration.
 const metaCreatedBy = "recall_created"
 
 // Store is an open database.
@@ -51,9 +58,12 @@ type Store struct {
 	writes  int   // successful write transactions, for periodic checkpoints
 
 	readers chan *conn // idle reader connections
-	mu      sync.Mutex
-	all     []*conn // every connection, for Close
-	closed  bool
+	// immutable: the file is read as an immutable snapshot (read-only
+	// storage, see open); new readers open the same way.
+	immutable bool
+	mu        sync.Mutex
+	all       []*conn // every connection, for Close
+	closed    bool
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance
@@ -63,76 +73,125 @@ const maxReaders = 2
 
 // Open opens (and for recall's own databases creates and migrates) the
 // database at path.
+//
+// What the file is (empty, recall's, or another program's) is decided on a
+// read-only connection first: a foreign file (a Hermes state.db) is never
+// opened read-write, so recall changes at most its -shm, exactly like a
+// native mode=ro reader. A recall database that the user may not write (a
+// 0444 file, a read-only directory) opens read-only with a notice.
 func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 	if err := initSQLite(); err != nil {
 		return nil, err
 	}
-	_, statErr := os.Stat(path)
-	exists := statErr == nil
-	if !exists && (opts.ReadOnly || !opts.Create) {
-		return nil, fmt.Errorf("open %s: no such database file", path)
+	if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+		return nil, &Error{Path: path, Kind: ErrNotDatabase, Err: errIsDir}
+	} else if err != nil {
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, dbError(path, err)
+		}
+		if opts.ReadOnly || !opts.Create {
+			return nil, &Error{Path: path, Kind: ErrNoDatabase, Err: err}
+		}
+		if err := createFile(path); err != nil {
+			return nil, dbError(path, err)
+		}
 	}
 	s := &Store{path: path, readers: make(chan *conn, maxReaders)}
-	if opts.ReadOnly {
-		if err := s.openReadOnly(ctx); err != nil {
-			return nil, err
-		}
-		return s, nil
-	}
-	if err := s.openWritable(ctx, exists); err != nil {
+	if err := s.open(ctx, opts); err != nil {
 		s.Close()
-		return nil, err
+		return nil, dbError(path, err)
 	}
 	return s, nil
 }
 
-// openWritable creates or migrates recall's own database; a foreign one is
-// reopened read-only.
-func (s *Store) openWritable(ctx context.Context, exists bool) error {
-	w, err := openConn(s.path, false)
+// createFile makes the directory (0700) and an empty database file (0600:
+// transcripts are private). Losing the race to another process creating the
+// same file is fine: an empty file is an empty database, and creation
+// itself happens under SQLite's write lock (ensureSchema).
+func createFile(path string) error {
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return nil
+	}
 	if err != nil {
 		return err
 	}
-	s.track(w)
-	if !exists {
-		if err := createDatabase(ctx, w); err != nil {
+	return f.Close()
+}
+
+func (s *Store) open(ctx context.Context, opts Options) error {
+	ro, err := openConn(s.path, true)
+	if err != nil {
+		return err
+	}
+	s.track(ro)
+	kind, err := inspectFile(ro)
+	if err != nil && onReadOnlyStorage(s.path, err) {
+		// A WAL database where -wal and -shm can be neither found nor
+		// created (a read-only directory, a snapshot, read-only media):
+		// with no -wal there is nothing uncheckpointed, and nobody can
+		// write the file in WAL mode without creating one, so the file
+		// alone is the whole database; it is read as an immutable one.
+		s.untrack(ro)
+		ro.close()
+		if ro, err = openImmutable(s.path); err != nil {
 			return err
 		}
-	} else {
-		ours, err := isRecallDatabase(w)
-		if err != nil {
-			return fmt.Errorf("open %s: %w", s.path, err)
-		}
-		if !ours {
-			// Not ours (a Hermes state.db or another tool's file): read-only,
-			// never a DDL statement against it.
-			s.untrack(w)
-			w.close()
-			return s.openReadOnly(ctx)
-		}
-		version, err := schemaVersion(w)
-		if err != nil {
-			return err
-		}
-		if version > migrationsHermesMax() {
-			s.untrack(w)
-			w.close()
-			if err := s.openReadOnly(ctx); err != nil {
-				return err
-			}
-			s.notice = fmt.Sprintf("%s has schema version %d, newer than recall knows (%d): opened read-only", s.path, version, migrationsHermesMax())
-			return nil
-		}
-		if err := migrate(ctx, w); err != nil {
-			return err
+		s.track(ro)
+		s.immutable = true
+		if kind, err = inspectFile(ro); err == nil {
+			return s.finishReadOnly(ro, s.path+": its -wal/-shm cannot be written here and hold nothing: opened as a read-only snapshot")
 		}
 	}
+	if errors.Is(dbError(s.path, err), ErrHotJournal) && !opts.ReadOnly && journalOfEmptyFile(s.path+"-journal") {
+		// A creation stopped while switching the new, empty file to WAL
+		// (the only rollback-journal write recall makes): rolling it back
+		// gives the empty file again, which is recall's to create in, so
+		// the read-write connection below may roll it back.
+		kind, err = fileEmpty, nil
+	}
+	if err != nil {
+		return err
+	}
+	if kind == fileEmpty && opts.ReadOnly {
+		return &Error{Path: s.path, Kind: ErrNoDatabase, Err: errEmptyFile}
+	}
+	if opts.ReadOnly || kind == fileForeign {
+		return s.finishReadOnly(ro, "")
+	}
+	w, err := openConn(s.path, false)
+	if err != nil {
+		if kind == fileRecall && notWritable(s.path, err) {
+			return s.finishReadOnly(ro, s.path+" is not writable (permission denied): opened read-only")
+		}
+		return err
+	}
+	s.track(w)
+	outcome, err := ensureSchema(ctx, w, s.path, true)
+	if err != nil {
+		if kind == fileRecall && notWritable(s.path, err) {
+			s.untrack(w)
+			w.close()
+			return s.finishReadOnly(ro, s.path+" is not writable here ("+osReason(err)+"): opened read-only")
+		}
+		return err
+	}
+	if outcome != schemaReady {
+		s.untrack(w)
+		w.close()
+		return s.finishReadOnly(ro, "")
+	}
+	matchCompanionModes(s.path)
 	s.writer = w
 	lay, err := detectLayout(w)
 	if err != nil {
 		return err
 	}
 	s.layout = lay
+	s.readers <- ro
 	// Rows queued by a native writer since our last write get their CJK grams
 	// now; opening takes the write lock only when there is such work (Hermes
 	// #93799: an open that always locked made other writers wait).
@@ -142,16 +201,75 @@ func (s *Store) openWritable(ctx context.Context, exists bool) error {
 	return s.Write(ctx, func(tx *Tx) error { return nil })
 }
 
-func (s *Store) openReadOnly(ctx context.Context) error {
+// notWritable reports a read-write open or first write that failed because
+// the user may not write the file or its directory. The driver reports a
+// refused open as a bare SQLITE_CANTOPEN, so the file is asked directly
+// (opening it for writing, without writing, changes nothing).
+func notWritable(path string, err error) bool {
+	if errors.Is(dbError(path, err), ErrPermission) {
+		return true
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY, 0)
+	if err != nil {
+		return errors.Is(err, fs.ErrPermission) || errors.Is(err, syscall.EROFS)
+	}
+	f.Close()
+	return false
+}
+
+// onReadOnlyStorage reports a read-only open of a WAL database that failed
+// because SQLite could neither create nor write its -wal or -shm (a
+// read-only directory; or a 0444 -wal, which the driver, unlike native
+// SQLite, does not fall back to opening read-only), when the -wal holds
+// nothing (missing or empty): then the file alone is the whole database.
+func onReadOnlyStorage(path string, err error) bool {
+	k := kindOf(path, err)
+	if k != ErrPermission && k != ErrIO {
+		return false
+	}
+	if fi, err := os.Stat(path + "-wal"); err == nil && fi.Size() > 0 {
+		return false
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [20]byte
+	// Bytes 18 and 19 of the header are 2 in WAL mode.
+	_, err = io.ReadFull(f, h[:])
+	return err == nil && h[18] == 2
+}
+
+// journalOfEmptyFile reports a rollback journal whose header says the
+// database had no pages when the interrupted transaction began (bytes
+// 16-19 of the header: the initial size in pages, after the 8-byte magic).
+func journalOfEmptyFile(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	var h [28]byte
+	if _, err := io.ReadFull(f, h[:]); err != nil {
+		return false
+	}
+	magic := []byte{0xd9, 0xd5, 0x05, 0xf9, 0x20, 0xa1, 0x63, 0xd7}
+	return bytes.Equal(h[:8], magic) && binary.BigEndian.Uint32(h[16:20]) == 0
+}
+
+var (
+	errEmptyFile = errors.New("empty file")
+	errIsDir     = errors.New("is a directory")
+)
+
+// finishReadOnly makes ro the store's first reader and detects its layout.
+func (s *Store) finishReadOnly(ro *conn, notice string) error {
 	s.readOnly = true
-	c, err := openConn(s.path, true)
+	s.notice = notice
+	lay, err := detectLayout(ro)
 	if err != nil {
 		return err
-	}
-	s.track(c)
-	lay, err := detectLayout(c)
-	if err != nil {
-		return fmt.Errorf("open %s: %w", s.path, err)
 	}
 	s.layout = lay
 	// recall's own databases stop at the migrations it ships; a Hermes
@@ -163,7 +281,7 @@ func (s *Store) openReadOnly(ctx context.Context) error {
 	if lay.schemaVersion > known && s.notice == "" {
 		s.notice = fmt.Sprintf("%s has schema version %d, newer than recall knows (%d): opened read-only", s.path, lay.schemaVersion, known)
 	}
-	s.readers <- c
+	s.readers <- ro
 	return nil
 }
 
@@ -224,19 +342,32 @@ func (s *Store) Close() error {
 }
 
 // read runs fn on a reader connection, interrupting it when ctx is done.
-func (s *Store) read(ctx context.Context, fn func(c *conn) error) error {
+// Failures of the database file come back as an *Error; a connection that
+// ran out of memory is closed instead of going back to the pool.
+func (s *Store) read(ctx context.Context, fn func(c *conn) error) (err error) {
 	c, err := s.acquire(ctx)
 	if err != nil {
-		return err
+		return dbError(s.path, err)
 	}
-	defer s.release(c)
 	old := c.db.SetInterrupt(ctx)
-	defer c.db.SetInterrupt(old)
-	err = fn(c)
-	if err != nil && ctx.Err() != nil {
-		return ctx.Err()
-	}
-	return err
+	defer func() {
+		if r := recover(); r != nil {
+			if !isOOM(r) {
+				panic(r)
+			}
+			s.untrack(c)
+			c.close()
+			err = &Error{Path: s.path, Kind: ErrTooLarge, Err: errOOM}
+			return
+		}
+		c.db.SetInterrupt(old)
+		s.release(c)
+		if err != nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
+		err = dbError(s.path, err)
+	}()
+	return fn(c)
 }
 
 func (s *Store) acquire(ctx context.Context) (*conn, error) {
@@ -256,7 +387,12 @@ func (s *Store) acquire(ctx context.Context) (*conn, error) {
 		return nil, errors.New("store is closed")
 	}
 	if n < maxReaders {
-		c, err := openConn(s.path, s.readOnly)
+		// Readers never write, even in a writable store.
+		open := func() (*conn, error) { return openConn(s.path, true) }
+		if s.immutable {
+			open = func() (*conn, error) { return openImmutable(s.path) }
+		}
+		c, err := open()
 		if err != nil {
 			return nil, err
 		}

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"strconv"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -14,12 +16,26 @@ import (
 // write lock up front so a conflict shows at once instead of mid-transaction;
 // on SQLITE_BUSY/LOCKED retry with random jitter, which avoids the convoy that
 // a fixed backoff creates when several processes retry in step.
+//
+// Hermes gives up after 15 attempts (about 16 s here, with SQLite's 1 s busy
+// wait per attempt), which fails a writer whose turn comes after several
+// long imports. recall waits as long as the database shows progress (another
+// connection committed, or the -wal/-journal file changed: a long
+// transaction writes its pages there before it commits), and gives up only
+// after writeStall with no progress at all: a stopped process holding the
+// lock, or another program's open transaction.
 const (
-	writeMaxRetries  = 15
 	writeRetryMin    = 20 * time.Millisecond
 	writeRetryMax    = 150 * time.Millisecond
 	checkpointEveryN = 50
 )
+
+// writeStall is how long a writer waits without seeing any progress. A long
+// import transaction shows progress as it spills pages into the -wal; only
+// its parse phase shows none (recall import parses a file inside its
+// transaction: about 13 s for 93 MB of Claude Code transcripts here), so 3
+// minutes leaves a wide margin over the longest silent stretch recall makes.
+var writeStall = 3 * time.Minute
 
 // Tx is a write transaction. Its methods are only valid inside Write's fn.
 type Tx struct {
@@ -30,12 +46,23 @@ type Tx struct {
 	pendingParents bool
 	// bulkTriggers holds the insert triggers' SQL while the bulk path has them dropped.
 	bulkTriggers map[string]string
+	// bytes counts the message text written, to recycle a connection that
+	// grew its memory for a huge message.
+	bytes int64
 }
 
+// recycleBytes is the amount of message text in one transaction after
+// which the writer connection is reopened: a WebAssembly memory never
+// shrinks, and a long-running `recall watch` should not keep the hundreds of
+// MB that storing one huge tool output took.
+const recycleBytes = 32 << 20
+
 // Write runs fn in one IMMEDIATE transaction, retrying it on SQLITE_BUSY or
-// SQLITE_LOCKED up to 15 times with 20-150 ms random jitter; fn may therefore
-// run more than once and must keep its side effects inside tx. Every 50
-// successful writes it runs a passive WAL checkpoint so the WAL stays small.
+// SQLITE_LOCKED with 20-150 ms random jitter for as long as other writers
+// make progress (see writeStall); fn may therefore run more than once and
+// must keep its side effects inside tx. Every 50 successful writes it runs a
+// passive WAL checkpoint so the WAL stays small. Failures of the database
+// file come back as an *Error (ErrCorrupt, ErrDiskFull, ErrLocked, ...).
 func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	if s.readOnly || s.writer == nil {
 		return ErrReadOnly
@@ -44,50 +71,167 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	defer s.writeMu.Unlock()
 	c := s.writer
 	old := c.db.SetInterrupt(ctx)
-	defer c.db.SetInterrupt(old)
-	var err error
-	for attempt := 0; attempt < writeMaxRetries; attempt++ {
-		if attempt > 0 {
-			jitter := writeRetryMin + time.Duration(rand.Int64N(int64(writeRetryMax-writeRetryMin)))
-			select {
-			case <-time.After(jitter):
-			case <-ctx.Done():
-				return ctx.Err()
-			}
-		}
-		err = s.writeOnce(c, fn)
-		if err == nil {
-			s.writes++
-			if s.writes%checkpointEveryN == 0 {
-				// Best effort: a busy checkpoint simply does less this time.
-				_ = c.exec("PRAGMA wal_checkpoint(PASSIVE)")
-			}
-			return nil
-		}
-		if !isBusy(err) {
-			return err
-		}
+	var written int64
+	err := retryBusy(ctx, c, s.path, func() error {
+		var err error
+		written, err = s.writeOnce(c, fn)
+		return err
+	})
+	if errors.Is(err, ErrTooLarge) || written > recycleBytes {
+		// Out of memory, or grown for a huge message: start afresh.
+		s.recycleWriter()
+	} else {
+		c.db.SetInterrupt(old)
 	}
-	return fmt.Errorf("write: database stayed locked by another process after %d attempts: %w", writeMaxRetries, err)
+	if err != nil {
+		return dbError(s.path, err)
+	}
+	s.writes++
+	if s.writes%checkpointEveryN == 0 && s.writer != nil {
+		// Best effort: a busy checkpoint simply does less this time.
+		_ = s.writer.exec("PRAGMA wal_checkpoint(PASSIVE)")
+	}
+	return nil
 }
 
-func (s *Store) writeOnce(c *conn, fn func(tx *Tx) error) (err error) {
+// recycleWriter replaces the writer connection with a new one; if that
+// fails, the store becomes read-only rather than keep a broken connection.
+func (s *Store) recycleWriter() {
+	old := s.writer
+	s.untrack(old)
+	safely(func() { old.close() })
+	c, err := openConn(s.path, false)
+	if err != nil {
+		s.writer, s.readOnly = nil, true
+		return
+	}
+	s.track(c)
+	s.writer = c
+}
+
+func (s *Store) writeOnce(c *conn, fn func(tx *Tx) error) (written int64, err error) {
+	return written, withWriteLock(c, s.path, func() error {
+		tx := &Tx{c: c, s: s, dirty: map[string]bool{}}
+		defer func() { written = tx.bytes }()
+		if err := fn(tx); err != nil {
+			return err
+		}
+		return tx.finish()
+	})
+}
+
+// withWriteLock runs fn between BEGIN IMMEDIATE and COMMIT on c, and rolls
+// back when fn fails or SQLite runs out of memory (the driver panics then;
+// the panic becomes an ErrTooLarge error, and any other panic goes on). It
+// does not retry: a busy error is for the caller's retryBusy.
+func withWriteLock(c *conn, path string, fn func() error) (err error) {
 	if err := c.exec("BEGIN IMMEDIATE"); err != nil {
 		return err
 	}
 	defer func() {
+		if r := recover(); r != nil {
+			safely(func() { _ = c.exec("ROLLBACK") })
+			if !isOOM(r) {
+				panic(r)
+			}
+			err = &Error{Path: path, Kind: ErrTooLarge, Err: fmt.Errorf("%w; the transaction was rolled back", errOOM)}
+			return
+		}
 		if err != nil {
-			_ = c.exec("ROLLBACK")
+			safely(func() { _ = c.exec("ROLLBACK") })
 		}
 	}()
-	tx := &Tx{c: c, s: s, dirty: map[string]bool{}}
-	if err := fn(tx); err != nil {
-		return err
-	}
-	if err := tx.finish(); err != nil {
+	if err := fn(); err != nil {
 		return err
 	}
 	return c.exec("COMMIT")
+}
+
+// retryBusy runs attempt until it succeeds, fails with anything but
+// SQLITE_BUSY/LOCKED, ctx ends, or the database shows no progress for
+// writeStall (then ErrLocked).
+func retryBusy(ctx context.Context, c *conn, path string, attempt func() error) error {
+	var w *lockWait
+	for {
+		err := attempt()
+		if err == nil || !isBusy(err) {
+			return err
+		}
+		if w == nil {
+			w = newLockWait(c, path)
+		}
+		if err := w.wait(ctx); err != nil {
+			return err
+		}
+	}
+}
+
+// lockWait tracks how long a writer has waited and whether the database
+// moved meanwhile.
+type lockWait struct {
+	c        *conn
+	path     string
+	start    time.Time
+	progress time.Time // last time progress was seen
+	sig      string
+}
+
+func newLockWait(c *conn, path string) *lockWait {
+	t := time.Now()
+	return &lockWait{c: c, path: path, start: t, progress: t, sig: progressSignature(c, path)}
+}
+
+// wait sleeps a random jitter and reports ErrLocked after writeStall without progress.
+func (w *lockWait) wait(ctx context.Context) error {
+	jitter := writeRetryMin + time.Duration(rand.Int64N(int64(writeRetryMax-writeRetryMin)))
+	select {
+	case <-time.After(jitter):
+	case <-ctx.Done():
+		return ctx.Err()
+	}
+	if sig := progressSignature(w.c, w.path); sig != w.sig {
+		w.sig, w.progress = sig, time.Now()
+	}
+	if stalled := time.Since(w.progress); stalled > writeStall {
+		return &Error{Path: w.path, Kind: ErrLocked, Err: fmt.Errorf(
+			"another process has held the write lock for %s without writing anything (a stopped recall, or another program's open transaction); waited %s in all",
+			stalled.Round(time.Second), time.Since(w.start).Round(time.Second))}
+	}
+	return nil
+}
+
+// progressSignature changes whenever another connection commits
+// (PRAGMA data_version) or a writer appends to the -wal or -journal file.
+func progressSignature(c *conn, path string) string {
+	v, _, _ := c.scalarInt("PRAGMA data_version")
+	sig := strconv.FormatInt(v, 10)
+	for _, suffix := range []string{"-wal", "-journal"} {
+		if fi, err := os.Stat(path + suffix); err == nil {
+			sig += fmt.Sprintf(" %d@%d", fi.Size(), fi.ModTime().UnixNano())
+		}
+	}
+	return sig
+}
+
+// errOOM is the cause of an ErrTooLarge that SQLite's memory ran out on.
+var errOOM = errors.New("SQLite ran out of memory on one statement (a message too large for it)")
+
+// isOOM reports the driver's out-of-memory panic (ncruces/go-sqlite3 panics
+// with util.OOMErr when sqlite3_malloc fails or SQLite returns NOMEM).
+func isOOM(r any) bool {
+	e, ok := r.(error)
+	return ok && e.Error() == "sqlite3: out of memory"
+}
+
+// safely runs f, swallowing the driver's out-of-memory panic (a ROLLBACK or
+// Close after an out-of-memory error).
+func safely(f func()) {
+	defer func() {
+		if r := recover(); r != nil && !isOOM(r) {
+			panic(r)
+		}
+	}()
+	f()
 }
 
 // finish refreshes session counters and indexes queued CJK rows, inside the

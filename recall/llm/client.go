@@ -19,7 +19,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -100,7 +102,7 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, onDelta func(string
 }
 
 // once makes one request. retryAfter >= 0 means "rate limited, retry after".
-func (c *Client) once(ctx context.Context, body []byte, onDelta func(string)) (text string, retryAfter time.Duration, err error) {
+func (c *Client) once(ctx context.Context, reqBody []byte, onDelta func(string)) (text string, retryAfter time.Duration, err error) {
 	rctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var streaming atomic.Bool // a first line arrived: the timer now measures silence
@@ -127,7 +129,7 @@ func (c *Client) once(ctx context.Context, body []byte, onDelta func(string)) (t
 		return fmt.Errorf("%s: %w", what, err)
 	}
 
-	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.endpoint(), bytes.NewReader(body))
+	req, err := http.NewRequestWithContext(rctx, http.MethodPost, c.endpoint(), bytes.NewReader(reqBody))
 	if err != nil {
 		return "", -1, fmt.Errorf("build request: %w", err)
 	}
@@ -149,50 +151,187 @@ func (c *Client) once(ctx context.Context, body []byte, onDelta func(string)) (t
 		return "", -1, herr
 	}
 
+	// Every byte that arrives restarts the timer, which from then on
+	// measures silence.
+	body := bufio.NewReaderSize(&activityReader{r: resp.Body, on: func() {
+		streaming.Store(true)
+		timer.Reset(c.cfg.IdleTimeout)
+	}}, 64<<10)
+	if isJSONBody(resp.Header.Get("Content-Type"), body) {
+		text, err := decodeCompletion(body, onDelta)
+		if err != nil {
+			return text, -1, fail("read answer", err)
+		}
+		return text, -1, nil
+	}
+	text, err = readStream(body, onDelta)
+	if err != nil && errors.Is(err, errRead) {
+		return text, -1, fail("read stream", errors.Unwrap(err))
+	}
+	return text, -1, err
+}
+
+// activityReader calls on after every read that returned bytes.
+type activityReader struct {
+	r  io.Reader
+	on func()
+}
+
+func (a *activityReader) Read(p []byte) (int, error) {
+	n, err := a.r.Read(p)
+	if n > 0 {
+		a.on()
+	}
+	return n, err
+}
+
+// isJSONBody reports whether the answer is one JSON document rather than an
+// event stream: some servers (and proxies) ignore "stream": true and send
+// the whole chat.completion at once. The Content-Type says so, or, when it
+// says nothing useful, the first byte that is not white space is "{".
+func isJSONBody(contentType string, body *bufio.Reader) bool {
+	mt, _, _ := mime.ParseMediaType(contentType)
+	switch {
+	case mt == "text/event-stream":
+		return false
+	case mt == "application/json" || strings.HasSuffix(mt, "+json"):
+		return true
+	}
+	for {
+		b, err := body.Peek(1)
+		if err != nil {
+			return false
+		}
+		switch b[0] {
+		case ' ', '\t', '\r', '\n':
+			_, _ = body.ReadByte()
+			continue
+		}
+		return b[0] == '{'
+	}
+}
+
+// maxAnswer bounds a non-streamed answer (a summary is a few KB).
+const maxAnswer = 16 << 20
+
+// decodeCompletion reads a whole chat.completion body and reports its text
+// as one delta.
+func decodeCompletion(body io.Reader, onDelta func(string)) (string, error) {
+	var resp struct {
+		Choices []struct {
+			Message struct {
+				Content string `json:"content"`
+			} `json:"message"`
+			Delta struct {
+				Content string `json:"content"`
+			} `json:"delta"`
+		} `json:"choices"`
+		Error *struct {
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.NewDecoder(io.LimitReader(body, maxAnswer)).Decode(&resp); err != nil {
+		return "", fmt.Errorf("decode answer: %w", err)
+	}
+	if resp.Error != nil {
+		return "", fmt.Errorf("model error: %s", resp.Error.Message)
+	}
+	var sb strings.Builder
+	for _, c := range resp.Choices {
+		sb.WriteString(c.Message.Content)
+		sb.WriteString(c.Delta.Content)
+	}
+	if sb.Len() == 0 {
+		return "", ErrEmpty
+	}
+	if onDelta != nil {
+		onDelta(sb.String())
+	}
+	return sb.String(), nil
+}
+
+// errRead marks a failure to read the stream (as opposed to what it said).
+var errRead = errors.New("read")
+
+// maxLine bounds one line of the event stream.
+const maxLine = 16 << 20
+
+// readStream reads server-sent events (lines ended by CRLF, LF or a bare
+// CR, as the SSE specification allows), calling onDelta with each piece of
+// text, until [DONE] or the end of the body.
+func readStream(body io.Reader, onDelta func(string)) (string, error) {
 	var sb strings.Builder
 	finished := false // a finish_reason arrived
 	// end decides what a stream that stopped (at [DONE] or EOF) amounts to.
-	end := func(done bool) (string, time.Duration, error) {
+	end := func(done bool) (string, error) {
 		switch {
 		case sb.Len() == 0:
-			return "", -1, ErrEmpty
+			return "", ErrEmpty
 		case done || finished:
-			return sb.String(), -1, nil
+			return sb.String(), nil
 		}
 		// Closed cleanly but never said it was done: the answer may be cut.
-		return sb.String(), -1, errors.New("stream ended before [DONE]")
+		return sb.String(), errors.New("stream ended before [DONE]")
 	}
-	r := bufio.NewReaderSize(resp.Body, 64<<10)
 	var data []string // data lines of the event being read
-	for {
-		line, rerr := r.ReadString('\n')
-		if rerr != nil && rerr != io.EOF {
-			return sb.String(), -1, fail("read stream", rerr)
+	// dispatch handles the event read so far; stop is true at [DONE] or an error.
+	dispatch := func() (stop bool, err error) {
+		if len(data) == 0 {
+			return false, nil
 		}
-		if line != "" {
-			streaming.Store(true)
-			timer.Reset(c.cfg.IdleTimeout)
-		}
-		line = strings.TrimRight(line, "\r\n")
-		if strings.HasPrefix(line, "data:") {
+		done, fin, err := decodeEvent(strings.Join(data, "\n"), &sb, onDelta)
+		data = data[:0]
+		finished = finished || fin
+		return done || err != nil, err
+	}
+	sc := bufio.NewScanner(body)
+	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Split(scanSSELines)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "data:"):
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
-		}
-		// Comments (":"), "event:", "id:" and "retry:" lines carry nothing we use.
-		if (line == "" || rerr == io.EOF) && len(data) > 0 { // a blank line ends an event
-			done, fin, err := decodeEvent(strings.Join(data, "\n"), &sb, onDelta)
-			data = data[:0]
-			finished = finished || fin
-			if err != nil {
-				return sb.String(), -1, err
-			}
-			if done {
+		case line == "": // a blank line ends an event
+			if stop, err := dispatch(); err != nil {
+				return sb.String(), err
+			} else if stop {
 				return end(true)
 			}
 		}
-		if rerr == io.EOF {
-			return end(false)
-		}
+		// Comments (":"), "event:", "id:" and "retry:" lines carry nothing we use.
 	}
+	if err := sc.Err(); err != nil {
+		return sb.String(), fmt.Errorf("%w: %w", errRead, err)
+	}
+	if stop, err := dispatch(); err != nil { // the body ended mid-event
+		return sb.String(), err
+	} else if stop {
+		return end(true)
+	}
+	return end(false)
+}
+
+// scanSSELines is a bufio.SplitFunc for SSE lines: each ends at CRLF, LF
+// or CR, and the terminator is not part of the line.
+func scanSSELines(data []byte, atEOF bool) (advance int, token []byte, err error) {
+	i := bytes.IndexAny(data, "\r\n")
+	switch {
+	case i < 0 && atEOF && len(data) > 0:
+		return len(data), data, nil
+	case i < 0:
+		return 0, nil, nil
+	case data[i] == '\n':
+		return i + 1, data[:i], nil
+	case i+1 < len(data):
+		if data[i+1] == '\n' {
+			return i + 2, data[:i], nil
+		}
+		return i + 1, data[:i], nil
+	case atEOF:
+		return i + 1, data[:i], nil
+	}
+	return 0, nil, nil // a CR at the end of what was read: is an LF next?
 }
 
 // chunk is the part of a chat.completion.chunk (or an error event) we read.
@@ -236,13 +375,20 @@ func decodeEvent(payload string, sb *strings.Builder, onDelta func(string)) (don
 	return false, finished, nil
 }
 
-// endpoint is BaseURL + /chat/completions (unless BaseURL already names it).
+// endpoint is BaseURL + /chat/completions (unless BaseURL already names
+// it), with BaseURL's query string kept after the path: Azure-style
+// endpoints put the API version there (http://h/v1?api-version=x).
 func (c *Client) endpoint() string {
-	u := strings.TrimRight(c.cfg.BaseURL, "/")
-	if strings.HasSuffix(u, "/chat/completions") {
-		return u
+	u, err := url.Parse(c.cfg.BaseURL)
+	if err != nil { // Load's caller sent it as is; the request will name the problem
+		return strings.TrimRight(c.cfg.BaseURL, "/") + "/chat/completions"
 	}
-	return u + "/chat/completions"
+	p := strings.TrimRight(u.Path, "/")
+	if !strings.HasSuffix(p, "/chat/completions") {
+		p += "/chat/completions"
+	}
+	u.Path, u.RawPath = p, ""
+	return u.String()
 }
 
 // redact removes the API key from an error message, in case a server or

@@ -71,6 +71,18 @@ func TestStream(t *testing.T) {
 			srv:   &llmtest.FakeServer{Reply: func(string) []string { return nil }},
 			errIs: llm.ErrEmpty,
 		},
+		"a server that ignores stream:true answers one JSON body": {
+			srv:  &llmtest.FakeServer{NoStream: true, Reply: func(string) []string { return words }},
+			want: "The user fixed the docker network [#12].",
+		},
+		"bare CR line endings": {
+			srv:  &llmtest.FakeServer{LineEnd: "\r", Reply: func(string) []string { return words }},
+			want: "The user fixed the docker network [#12].",
+		},
+		"CRLF line endings": {
+			srv:  &llmtest.FakeServer{LineEnd: "\r\n", Reply: func(string) []string { return words }},
+			want: "The user fixed the docker network [#12].",
+		},
 		"mid-stream disconnect keeps the deltas and fails": {
 			srv:       &llmtest.FakeServer{Reply: func(string) []string { return words }, CutAfter: 2},
 			wantErr:   "read stream",
@@ -188,9 +200,11 @@ func TestStreamCancelDuringRetryWait(t *testing.T) {
 
 func TestStreamProtocolDetails(t *testing.T) {
 	tests := map[string]struct {
-		body    string
-		want    string
-		wantErr string
+		body        string
+		parts       []string // written and flushed one by one instead of body
+		contentType string   // default text/event-stream; "-" sets none
+		want        string
+		wantErr     string
 	}{
 		"comments, event lines and CRLF are ignored": {
 			body: ": keep-alive\r\nevent: message\r\ndata: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\r\n\r\n" +
@@ -221,13 +235,65 @@ func TestStreamProtocolDetails(t *testing.T) {
 			body:    "data: [DONE]\n\n",
 			wantErr: "no text",
 		},
+		"bare CR ends every line": {
+			body: ": hi\rdata: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\r\rdata: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\r\rdata: [DONE]\r\r",
+			want: "ab",
+		},
+		"mixed endings, CR LF split across writes": {
+			parts: []string{"data: {\"choices\":[{\"delta\":{\"content\":\"a\"}}]}\r", "\n\r\n", "data: {\"choices\":[{\"delta\":{\"content\":\"b\"}}]}\r", "\r", "data: [DONE]\n\n"},
+			want:  "ab",
+		},
+		"multi-line data joins with a newline": {
+			body: "data: {\"choices\":[{\"delta\":\rdata: {\"content\":\"x\"}}]}\r\rdata: [DONE]\r\r",
+			want: "x",
+		},
+		"a JSON body labelled as JSON": {
+			contentType: "application/json",
+			body:        `{"id":"c1","object":"chat.completion","choices":[{"index":0,"message":{"role":"assistant","content":"whole answer"},"finish_reason":"stop"}]}`,
+			want:        "whole answer",
+		},
+		"a JSON body with no useful Content-Type": {
+			contentType: "-",
+			body:        "\n  " + `{"choices":[{"message":{"content":"sniffed"}}]}`,
+			want:        "sniffed",
+		},
+		"a JSON error body with status 200": {
+			contentType: "application/json",
+			body:        `{"error":{"message":"context length exceeded"}}`,
+			wantErr:     "model error: context length exceeded",
+		},
+		"an empty JSON answer": {
+			contentType: "application/json",
+			body:        `{"choices":[{"message":{"content":""}}]}`,
+			wantErr:     "no text",
+		},
+		"a JSON body cut short": {
+			contentType: "application/json",
+			body:        `{"choices":[{"message":{"content":"hal`,
+			wantErr:     "read answer: decode answer",
+		},
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
 			ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-				w.Header().Set("Content-Type", "text/event-stream")
-				_, _ = w.Write([]byte(tc.body))
+				switch tc.contentType {
+				case "":
+					w.Header().Set("Content-Type", "text/event-stream")
+				case "-":
+					w.Header()["Content-Type"] = nil // no header at all, no sniffing
+				default:
+					w.Header().Set("Content-Type", tc.contentType)
+				}
+				if tc.parts == nil {
+					_, _ = w.Write([]byte(tc.body))
+					return
+				}
+				for _, p := range tc.parts {
+					_, _ = w.Write([]byte(p))
+					w.(http.Flusher).Flush()
+					time.Sleep(20 * time.Millisecond)
+				}
 			}))
 			defer ts.Close()
 			text, err := llm.NewClient(testConfig(ts.URL)).Stream(context.Background(), []llm.Message{{Role: "user", Content: "x"}}, nil)
@@ -261,5 +327,32 @@ func TestStreamSendsKeyButNeverReportsIt(t *testing.T) {
 	}
 	if s := testConfig(ts.URL).String(); strings.Contains(s, "sk-test-secret") {
 		t.Fatalf("Config.String leaks the key: %s", s)
+	}
+}
+
+// A base URL's query string (Azure's api-version) stays after the path.
+func TestEndpointKeepsTheQueryString(t *testing.T) {
+	for base, want := range map[string]string{
+		"/v1?api-version=2024-06-01":             "/v1/chat/completions?api-version=2024-06-01",
+		"/v1/?api-version=x&deployment=y":        "/v1/chat/completions?api-version=x&deployment=y",
+		"/openai/chat/completions?api-version=x": "/openai/chat/completions?api-version=x",
+		"/v1":                                    "/v1/chat/completions",
+		"":                                       "/chat/completions",
+	} {
+		var got string
+		ts := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			got = r.URL.RequestURI()
+			w.Header().Set("Content-Type", "text/event-stream")
+			_, _ = w.Write([]byte("data: {\"choices\":[{\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\n"))
+		}))
+		cfg := testConfig(ts.URL)
+		cfg.BaseURL = ts.URL + base
+		if _, err := llm.NewClient(cfg).Stream(context.Background(), []llm.Message{{Role: "user", Content: "x"}}, nil); err != nil {
+			t.Errorf("%s: %v", base, err)
+		}
+		if got != want {
+			t.Errorf("base %q: request went to %q, want %q", base, got, want)
+		}
+		ts.Close()
 	}
 }

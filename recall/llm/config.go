@@ -68,7 +68,9 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
-// fileConfig is $XDG_CONFIG_HOME/recall/config.json. Example:
+// fileConfig is $XDG_CONFIG_HOME/recall/config.json, documented for users
+// in the README ("The model configuration file"; readme_test keeps the two
+// in step). Example:
 //
 //	{"base_url": "http://localhost:11434/v1", "model": "qwen2.5:7b"}
 //	{"base_url": "https://openrouter.ai/api/v1", "model": "google/gemini-2.5-flash",

@@ -62,7 +62,10 @@ type Discover struct {
 	SessionsSearched int         `json:"sessions_searched"`
 	Index            store.Index `json:"index"`
 	Message          string      `json:"message,omitempty"`
-	Budget           *Budget     `json:"budget,omitempty"`
+	// Notice says in one line what the query sanitiser dropped from a
+	// hostile query (too deep, too many terms); absent normally.
+	Notice string  `json:"notice,omitempty"`
+	Budget *Budget `json:"budget,omitempty"`
 }
 
 // BrowseItem is one recent session.
@@ -198,7 +201,7 @@ func sessionMeta(s store.Session) SessionMeta {
 // discoverEnvelope is a Discovery (and its summaries, if any) as JSON.
 func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	env := &Discover{Success: true, Mode: "discover", Query: d.Query, Results: make([]Result, 0, len(d.Results)),
-		Count: len(d.Results), SessionsSearched: d.SessionsSearched, Index: d.Index}
+		Count: len(d.Results), SessionsSearched: d.SessionsSearched, Index: d.Index, Notice: d.Notice}
 	if len(d.Results) == 0 {
 		env.Message = "No matching sessions found."
 	}

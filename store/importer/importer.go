@@ -187,7 +187,8 @@ type Options struct {
 
 // Run imports every file src discovers under paths (its DefaultPaths when
 // paths is empty). A file that fails is reported and the others continue;
-// only cancellation stops the run.
+// only cancellation and a fault of the database itself (store.IsDatabaseFault)
+// stop the run.
 func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt Options) (Report, error) {
 	var rep Report
 	files := opt.Files
@@ -210,6 +211,12 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
+			}
+			if store.IsDatabaseFault(err) {
+				// A corrupt, full or unwritable database fails every file
+				// alike: stop at the first one.
+				rep.Add(r)
+				return rep, err
 			}
 			r.Failed++
 			r.note(Problem{File: f, Msg: err.Error()})

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -21,13 +20,13 @@ type exportJSON struct {
 
 func runExport(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	format := fs.String("format", "md", "md (sanitised markdown) or json (verbatim content)")
-	outPath := fs.String("o", "", "write to FILE instead of stdout")
+	format := fs.String("format", "md", "md (markdown) or json; both keep the stored text byte for byte, except markdown printed to a terminal, which is sanitised")
+	outPath := fs.String("o", "", "write to `FILE` (created private, 0600) instead of stdout; - is stdout")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError("one session ID is required (a unique prefix will do)")
+		return usageError("one SESSION_ID is required (a unique prefix will do), got %d", fs.NArg())
 	}
 	if *format != "md" && *format != "json" {
 		return usageError("--format must be md or json, got %q", *format)
@@ -46,12 +45,14 @@ func runExport(env *Env, c *Command, args []string) error {
 		return err
 	}
 	var w io.Writer = env.Stdout
+	toTerminal := env.StdoutIsTerminal
 	var f *os.File
-	if *outPath != "" {
-		if f, err = os.Create(*outPath); err != nil {
+	if *outPath != "" && *outPath != "-" {
+		// A transcript is private: the export is readable by its owner only.
+		if f, err = os.OpenFile(*outPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600); err != nil {
 			return fmt.Errorf("create export file: %w", err)
 		}
-		w = f
+		w, toTerminal = f, false
 	}
 	if *format == "json" {
 		out := exportJSON{Session: toSessionJSON(sess), Messages: make([]messageJSON, len(msgs))}
@@ -61,17 +62,15 @@ func runExport(env *Env, c *Command, args []string) error {
 		enc := json.NewEncoder(w)
 		enc.SetIndent("", "  ")
 		err = enc.Encode(out)
-	} else {
-		if f == nil && env.StdoutIsTerminal {
-			// A terminal would run escape sequences stored in the transcript;
-			// a pipe or a file gets the exact bytes.
-			var b strings.Builder
-			if err = recall.ExportMarkdown(&b, sess, msgs); err == nil {
-				_, err = io.WriteString(w, termtext.Sanitize(b.String()))
-			}
-		} else {
-			err = recall.ExportMarkdown(w, sess, msgs)
+	} else if toTerminal {
+		// A terminal would run escape sequences stored in the transcript;
+		// a pipe or a file gets the exact bytes.
+		var b strings.Builder
+		if err = recall.ExportMarkdown(&b, sess, msgs); err == nil {
+			_, err = io.WriteString(w, termtext.Sanitize(b.String()))
 		}
+	} else {
+		err = recall.ExportMarkdown(w, sess, msgs)
 	}
 	if f != nil {
 		if cerr := f.Close(); err == nil {

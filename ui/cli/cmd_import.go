@@ -202,6 +202,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		}
 		r := importSource(env, st, src, paths, pr)
 		pr.done()
+		if store.IsDatabaseFault(r.Err) {
+			return r.Err // one line naming the database and what to do
+		}
 		if !*asJSON {
 			printImportResult(env.Stdout, r)
 		}

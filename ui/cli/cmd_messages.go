@@ -4,8 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recall-dev/recall/ui/termtext"
-
 	"github.com/recall-dev/recall/store"
 )
 
@@ -26,10 +24,10 @@ type hitJSON struct {
 
 func runMessages(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	role := fs.String("role", "", "only these roles (comma-separated: user,assistant,tool)")
-	exclude := fs.String("exclude-source", "", "skip sessions from these sources (comma-separated)")
-	source := fs.String("source", "", "only sessions from these sources (comma-separated)")
-	limit := fs.Int("limit", 20, "number of hits")
+	role := fs.String("role", "", "only these `R,..` roles (comma-separated: user,assistant,tool,system)")
+	exclude := fs.String("exclude-source", "", "skip sessions from these `S,..` sources (comma-separated)")
+	source := fs.String("source", "", "only sessions from these `S,..` sources (comma-separated)")
+	limit := fs.Int("limit", 20, "number of hits (1..1000)")
 	offset := fs.Int("offset", 0, "skip this many hits")
 	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
 	asJSON := fs.Bool("json", false, "print JSON")
@@ -61,6 +59,9 @@ func runMessages(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	if res.Notice != "" {
+		fmt.Fprintln(env.Stderr, "recall messages: note: "+res.Notice)
+	}
 	if *asJSON {
 		out := make([]hitJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {
@@ -71,12 +72,16 @@ func runMessages(env *Env, c *Command, args []string) error {
 		return printJSON(env.Stdout, out)
 	}
 	for _, h := range res.Hits {
-		title := h.SessionTitle
+		title := field(h.SessionTitle)
 		if title == "" {
-			title = h.SessionID
+			title = displayID(h.SessionID)
 		}
-		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), h.Role, h.Source,
-			termtext.Sanitize(title), snippetText(strings.ReplaceAll(h.Snippet, "\n", " "), env.StdoutIsTerminal))
+		role := field(h.Role)
+		if h.ToolName != "" {
+			role += ":" + field(h.ToolName)
+		}
+		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), role, field(h.Source),
+			title, humanSnippet(h.Snippet, env.StdoutIsTerminal))
 	}
 	noun := "hits"
 	if len(res.Hits) == 1 {

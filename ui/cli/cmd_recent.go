@@ -17,8 +17,8 @@ type recentJSON struct {
 
 func runRecent(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	limit := fs.Int("limit", 20, "number of sessions")
-	source := fs.String("source", "", "only these sources (comma-separated)")
+	limit := fs.Int("limit", 20, "number of sessions (1..10000)")
+	source := fs.String("source", "", "only these `S,..` sources (comma-separated)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	if err := fs.Parse(args); err != nil {
 		return err
@@ -55,7 +55,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		if title == "" {
 			title = r.Preview
 		}
-		fmt.Fprintf(env.Stdout, "%-11s %-12s %4d msgs  %s  %s\n", termtext.RelTime(now, r.LastActive), r.Source, r.MessageCount, termtext.Sanitize(title), r.ID)
+		fmt.Fprintf(env.Stdout, "%-11s %-12s %4d msgs  %s  %s\n", termtext.RelTime(now, r.LastActive), field(r.Source), r.MessageCount, field(title), displayID(r.ID))
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(env.Stderr, "no sessions yet: import some with 'recall import all', or try 'recall demo'")

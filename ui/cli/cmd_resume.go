@@ -5,19 +5,20 @@ import (
 	"fmt"
 	"os/exec"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/recall-dev/recall/recall"
-	"github.com/recall-dev/recall/store"
 )
 
 func runResume(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	printOnly := fs.Bool("print", false, "print the command (and its directory) instead of running it")
+	printOnly := fs.Bool("print", false, "print the command (and its directory) instead of running it; works without the agent installed")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError("one session ID is required (a unique prefix will do)")
+		return usageError("one SESSION_ID is required (a unique prefix will do), got %d", fs.NArg())
 	}
 	st, err := env.openForRead()
 	if err != nil {
@@ -28,51 +29,71 @@ func runResume(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	cmd, err := recall.ResumeCommand(sess)
-	if err != nil {
+	plan, err := recall.PlanResume(sess)
+	switch {
+	case err != nil && !*printOnly:
 		return err
+	case err != nil:
+		plan.Notes = append(plan.Notes, err.Error())
+	}
+	for _, n := range plan.Notes {
+		fmt.Fprintln(env.Stderr, "recall resume: "+field(n))
 	}
 	if *printOnly {
-		dir := cmd.Dir
-		if dir == "" {
-			dir = "."
+		line := shellJoin(plan.Args)
+		if plan.Dir != "" {
+			line = "cd " + shellQuote(plan.Dir) + " && " + line
 		}
-		fmt.Fprintf(env.Stdout, "cd %s && %s\n", shellQuote(dir), shellJoin(cmd.Args))
+		fmt.Fprintln(env.Stdout, line)
 		return nil
+	}
+	cmd, err := plan.Command()
+	if err != nil {
+		return err
 	}
 	st.Close() // the agent may run for hours: do not hold the database open
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = env.Stdin, env.Stdout, env.Stderr
 	if err := cmd.Run(); err != nil {
 		var exit *exec.ExitError
 		if errors.As(err, &exit) {
-			return fmt.Errorf("%s exited with status %d", cmd.Args[0], exit.ExitCode())
+			return fmt.Errorf("%s exited with status %d", plan.Args[0], exit.ExitCode())
 		}
-		return fmt.Errorf("run %s: %w", cmd.Args[0], err)
+		return fmt.Errorf("run %s: %w", plan.Args[0], err)
 	}
 	return nil
 }
 
-// resolveSession finds a session by id or unique id prefix.
-func resolveSession(env *Env, st *store.Store, idOrPrefix string) (store.Session, error) {
-	id, err := st.ResolveSessionID(env.Ctx, idOrPrefix)
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return store.Session{}, fmt.Errorf("no session %q", idOrPrefix)
-		}
-		return store.Session{}, err
-	}
-	return st.Session(env.Ctx, id)
-}
-
-// shellQuote quotes s for a POSIX shell when it needs it.
+// shellQuote quotes s for a POSIX shell when it needs it: single quotes,
+// or, when s holds bytes that must not reach a terminal raw (control
+// characters, bidi controls, invalid UTF-8), "$(printf '...')" with octal
+// escapes, so a printed command is both safe to show and exact when pasted
+// into any POSIX shell (dash has no $'...').
 func shellQuote(s string) string {
 	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '=' ||
+		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '=' || r == '@' || r == '+' || r == ',' ||
 			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
 	}) < 0 {
 		return s
 	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	if field(s) == s && utf8.ValidString(s) && !strings.ContainsFunc(s, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString(`"$(printf '`)
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '%':
+			b.WriteString("%%")
+		case c == '\\':
+			b.WriteString(`\\`)
+		case c == '\'' || c < 0x20 || c >= 0x7f:
+			fmt.Fprintf(&b, `\%03o`, c)
+		default:
+			b.WriteByte(c)
+		}
+	}
+	b.WriteString(`')"`)
+	return b.String()
 }
 
 func shellJoin(args []string) string {

@@ -154,6 +154,9 @@ func searchFailed(env *Env, a searchArgs, err error) error {
 
 func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize bool) {
 	w := env.Stdout
+	if d.Notice != "" {
+		fmt.Fprintln(env.Stderr, "recall search: note: "+termtext.Sanitize(d.Notice))
+	}
 	if len(d.Results) == 0 {
 		fmt.Fprintf(w, "No matching sessions found for %q.\n", d.Query)
 		return
@@ -161,29 +164,29 @@ func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize b
 	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), d.Query, d.Index, d.Elapsed.Round(time.Millisecond))
 	for i, r := range d.Results {
 		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Title), 100))
-		model := r.Model
+		model := field(r.Model)
 		if model == "" {
 			model = "unknown model"
 		}
-		where := "session " + r.SessionID
+		where := "session " + displayID(r.SessionID)
 		if r.RootID != "" && r.RootID != r.SessionID {
-			where += " (in " + r.RootID + ")"
+			where += " (in " + displayID(r.RootID) + ")"
 		}
-		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", r.Source, model, recall.FormatWhen(r.When), r.Hits, where)
-		fmt.Fprintf(w, "   %s #%d: %s\n", r.MatchedRole, r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
+		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", field(r.Source), model, recall.FormatWhen(r.When), r.Hits, where)
+		fmt.Fprintf(w, "   %s #%d: %s\n", field(r.MatchedRole), r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
 		if len(r.BookendStart) > 0 {
-			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, r.BookendStart[0].Role, termtext.Line(r.BookendStart[0].Content, 100))
+			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, field(r.BookendStart[0].Role), termtext.Line(r.BookendStart[0].Content, 100))
 		}
 		for _, m := range r.Messages {
 			mark := "      "
 			if m.ID == r.MatchMessageID {
 				mark = "   >  "
 			}
-			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, m.Role, termtext.Line(m.Content, 100))
+			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, field(m.Role), termtext.Line(m.Content, 100))
 		}
 		if n := len(r.BookendEnd); n > 0 {
 			last := r.BookendEnd[n-1]
-			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, last.Role, termtext.Line(last.Content, 100))
+			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, field(last.Role), termtext.Line(last.Content, 100))
 		}
 	}
 	if summarize && !e.HasModel() {
@@ -265,7 +268,7 @@ func (p *summaryPrinter) complete(i int) {
 		fmt.Fprint(w, "\n\n"+termtext.Sanitize(s.Text))
 	}
 	if s.Kind == recall.SummaryModel {
-		fmt.Fprintf(w, "\n(%s)\n\n", s.Model)
+		fmt.Fprintf(w, "\n(%s)\n\n", field(s.Model))
 	} else {
 		fmt.Fprint(w, "\n\n")
 	}
@@ -296,7 +299,7 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 	fmt.Fprintf(env.Stdout, "%d most recent session(s):\n", len(kept))
 	for i, s := range kept {
 		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, termtext.Line(titleOr(s.Title), 100),
-			s.Source, recall.FormatWhen(s.LastActive), s.MessageCount, s.ID)
+			field(s.Source), recall.FormatWhen(s.LastActive), s.MessageCount, displayID(s.ID))
 		if s.Preview != "" {
 			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, 100))
 		}

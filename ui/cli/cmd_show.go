@@ -1,13 +1,10 @@
 package cli
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/recall-dev/recall/ui/termtext"
-
-	"github.com/recall-dev/recall/store"
 )
 
 type showJSON struct {
@@ -17,30 +14,23 @@ type showJSON struct {
 
 func runShow(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	asJSON := fs.Bool("json", false, "print JSON")
+	asJSON := fs.Bool("json", false, "print JSON (the stored text, byte for byte)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
 	if fs.NArg() != 1 {
-		return usageError("exactly one SESSION_ID is required")
+		return usageError("one SESSION_ID is required (a unique prefix will do), got %d", fs.NArg())
 	}
 	st, err := env.openForRead()
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	id, err := st.ResolveSessionID(env.Ctx, fs.Arg(0))
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			return fmt.Errorf("no session with id %q", fs.Arg(0))
-		}
-		return err
-	}
-	sess, err := st.Session(env.Ctx, id)
+	sess, err := resolveSession(env, st, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	msgs, err := st.Messages(env.Ctx, id)
+	msgs, err := st.Messages(env.Ctx, sess.ID)
 	if err != nil {
 		return err
 	}
@@ -51,15 +41,17 @@ func runShow(env *Env, c *Command, args []string) error {
 		}
 		return printJSON(env.Stdout, out)
 	}
-	title := sess.Title
+	// Text output is for a person: every stored field is sanitised (a
+	// transcript may hold escape sequences), ids are printed typeable.
+	title := field(sess.Title)
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", termtext.Sanitize(title), sess.ID, sess.Source, sess.Model, len(msgs))
+	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), len(msgs))
 	for _, m := range msgs {
-		label := strings.ToUpper(m.Role)
+		label := strings.ToUpper(field(m.Role))
 		if m.ToolName != "" {
-			label += ":" + m.ToolName
+			label += ":" + field(m.ToolName)
 		}
 		fmt.Fprintf(env.Stdout, "\n#%d [%s] %s\n%s\n", m.ID, label, m.Timestamp.Local().Format("2006-01-02 15:04:05"), termtext.Sanitize(m.Content))
 		if m.ToolCalls != "" {

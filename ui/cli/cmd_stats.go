@@ -11,6 +11,9 @@ func runStats(env *Env, c *Command, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
+	if fs.NArg() > 0 {
+		return usageError("unexpected argument %q", fs.Arg(0))
+	}
 	st, err := env.openForRead()
 	if err != nil {
 		return err
@@ -24,16 +27,21 @@ func runStats(env *Env, c *Command, args []string) error {
 		return printJSON(env.Stdout, s)
 	}
 	w := env.Stdout
-	fmt.Fprintf(w, "database        %s%s\n", s.Path, map[bool]string{true: " (read-only)", false: ""}[s.ReadOnly])
+	fmt.Fprintf(w, "database        %s%s\n", field(s.Path), map[bool]string{true: " (read-only)", false: ""}[s.ReadOnly])
 	fmt.Fprintf(w, "schema version  %d (Hermes) · recall %d · %s\n", s.SchemaVersion, s.RecallVersion, s.Layout)
 	fmt.Fprintf(w, "sessions        %d\nmessages        %d\n", s.Sessions, s.Messages)
 	srcs := make([]string, 0, len(s.Sources))
 	for k := range s.Sources {
 		srcs = append(srcs, k)
 	}
-	sort.Slice(srcs, func(i, j int) bool { return s.Sources[srcs[i]] > s.Sources[srcs[j]] })
+	sort.Slice(srcs, func(i, j int) bool {
+		if a, b := s.Sources[srcs[i]], s.Sources[srcs[j]]; a != b {
+			return a > b
+		}
+		return srcs[i] < srcs[j] // a stable order for equal counts
+	})
 	for _, k := range srcs {
-		fmt.Fprintf(w, "  %-14s %d sessions\n", k, s.Sources[k])
+		fmt.Fprintf(w, "  %-14s %d sessions\n", field(k), s.Sources[k])
 	}
 	fmt.Fprintf(w, "file size       %s (+ WAL %s)\n", humanBytes(s.FileBytes), humanBytes(s.WALBytes))
 	for _, k := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {

@@ -102,7 +102,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 			if env.Ctx.Err() != nil {
 				return nil
 			}
-			w.poll(env, st)
+			if err := w.poll(env, st); err != nil {
+				return err
+			}
 		}
 		if *once {
 			return nil
@@ -118,13 +120,14 @@ func runWatch(env *Env, c *Command, args []string) error {
 // poll imports the files of one source that are new or changed since the
 // last poll (all of them the first time; the importer's own bookkeeping
 // skips what an earlier run already read) and prints a line if anything
-// was imported.
-func (w *watched) poll(env *Env, st *store.Store) {
+// was imported. It returns only a fault of the database itself, which ends
+// the watch.
+func (w *watched) poll(env *Env, st *store.Store) error {
 	start := time.Now()
 	files, err := w.src.Discover(w.src.DefaultPaths())
 	if err != nil {
 		w.report(env, err)
-		return
+		return nil
 	}
 	now := make(map[string]fileSig, len(files))
 	var changed []string
@@ -140,11 +143,14 @@ func (w *watched) poll(env *Env, st *store.Store) {
 	}
 	if len(changed) == 0 {
 		w.seen = now
-		return
+		return nil
 	}
 	rep, err := importer.Run(env.Ctx, st, w.src, nil, importer.Options{Files: changed})
 	if err != nil && errors.Is(err, context.Canceled) {
-		return // stopping; the next watch picks up the rest
+		return nil // stopping; the next watch picks up the rest
+	}
+	if store.IsDatabaseFault(err) {
+		return err
 	}
 	// Files that failed are retried at the next poll.
 	for _, p := range rep.Problems {
@@ -170,6 +176,7 @@ func (w *watched) poll(env *Env, st *store.Store) {
 		}
 	}
 	w.report(env, err)
+	return nil
 }
 
 // report prints an error once while it persists.

@@ -1,33 +1,54 @@
 package cli
 
+// Command is one subcommand.
+type Command struct {
+	Name string
+	// Usage is the synopsis, e.g. "recall show SESSION_ID [--json]". It names
+	// only flags the command has (TestUsageLinesMatchFlags); "[flags]" stands
+	// for the list its help prints.
+	Usage   string
+	Summary string // one line for the command list
+	// Query is true when the command's words are a search query: a
+	// single-dash word that is not one of its flags (`-rollback`) is then
+	// the query's NOT instead of an unknown flag.
+	Query bool
+	// Hidden commands (the completion helper) are left out of help and completion.
+	Hidden bool
+	// Run executes the command; args are what follows the command name. It
+	// parses them with newFlags(c, env).Parse before doing anything else.
+	Run func(env *Env, c *Command, args []string) error
+}
+
 // commands is every subcommand, in the order `recall help` lists them.
 // Each command's Run lives in its own cmd_NAME.go.
 var commands = []*Command{
-	{Name: "tui", Usage: "recall [tui] [--query Q]",
+	{Name: "tui", Usage: "recall [tui] [--query Q] [QUERY]", Query: true,
 		Summary: "the interactive terminal UI (the default command)",
 		Run:     runTUI},
 	{Name: "pick", Usage: "recall pick [--resume] [--height N] [--query Q]",
 		Summary: "choose a session in the TUI and print its id (or --resume: the command that resumes it), for shell key bindings",
 		Run:     runPick},
 	{Name: "search", Usage: "recall search [--json [--max-chars N] [--fields K,..]] [--sessions N] [--no-summary] [--exclude-session ID] [--role R,..] [--schema] [QUERY]",
+		Query:   true,
 		Summary: "find the sessions that matter for a query, with evidence and summaries",
 		Run:     runSearch},
 	{Name: "mcp", Usage: "recall mcp [--print-config claude|codex|gemini|hermes] [--max-chars N] [--summary-timeout D] [--verbose]",
 		Summary: "serve session_search to an agent over MCP (stdio); --print-config prints the agent's setup",
 		Run:     runMCP},
-	{Name: "messages", Usage: "recall messages [--role R,..] [--exclude-source S,..] [--source S,..] [--limit N] [--offset N] [--newest] [--json] QUERY",
+	{Name: "messages", Usage: "recall messages [--role R,..] [--source S,..] [--exclude-source S,..] [--limit N] [--offset N] [--newest] [--json] QUERY",
+		Query:   true,
 		Summary: "message-level full-text hits (bm25-ranked), with highlighted snippets",
 		Run:     runMessages},
 	{Name: "recent", Usage: "recall recent [--limit N] [--source S,..] [--json]",
 		Summary: "newest sessions: title, source, model, times, message count, preview (no model call)",
 		Run:     runRecent},
-	{Name: "show", Usage: "recall show [--json] SESSION_ID",
+	{Name: "show", Usage: "recall show SESSION_ID [--json]",
 		Summary: "a whole session (id or unique id prefix)",
 		Run:     runShow},
-	{Name: "export", Usage: "recall export [--format md|json] [-o FILE] ID",
+	{Name: "export", Usage: "recall export SESSION_ID [--format md|json] [-o FILE|-]",
 		Summary: "export a session as markdown or JSON",
 		Run:     runExport},
-	{Name: "resume", Usage: "recall resume [--print] ID",
+	{Name: "resume", Usage: "recall resume SESSION_ID [--print]",
 		Summary: "resume a session in the agent that wrote it, in its working directory",
 		Run:     runResume},
 	{Name: "import", Usage: "recall import [--json] SOURCE [PATH...] | all | jsonl FILE|-",
@@ -39,7 +60,7 @@ var commands = []*Command{
 	{Name: "stats", Usage: "recall stats [--json]",
 		Summary: "schema version, counts, database and index sizes, SQLite version and backend",
 		Run:     runStats},
-	{Name: "bench", Usage: "recall bench [--reps N] [--json] QUERY...",
+	{Name: "bench", Usage: "recall bench [--reps N] [--json] QUERY...", Query: true,
 		Summary: "time queries through the as-you-type search path (first results and final ranking)",
 		Run:     runBench},
 	{Name: "gen", Usage: "recall gen --messages N [--seed S] [--json]",
@@ -51,11 +72,26 @@ var commands = []*Command{
 	{Name: "demo", Usage: "recall demo [--query Q]",
 		Summary: "try the terminal UI on an embedded demo history (temporary database, no network)",
 		Run:     runDemo},
+	{Name: "completion", Usage: "recall completion bash|zsh|fish",
+		Summary: "print a shell completion script (commands, flags, sources, session ids)",
+		Run:     runCompletion},
+	{Name: "version", Usage: "recall version [--json]",
+		Summary: "recall's version and the VCS revision it was built from",
+		Run:     runVersion},
+	{Name: "help", Usage: "recall help [COMMAND]",
+		Summary: "the command list, or one command's usage and flags",
+		Run:     runHelp},
+	{Name: completeCommand, Usage: "recall " + completeCommand + " WORD... (used by the completion scripts)", Hidden: true,
+		Summary: "print completion candidates for the words of a command line",
+		Run:     runComplete},
 }
 
-// lookup returns the command called name.
-func lookup(name string) (*Command, bool) {
-	for _, c := range commands {
+// lookup returns the command called name in table. (The help, completion
+// and version commands get the table through Env.table rather than naming
+// the variable: the table holds them, so naming it would be an
+// initialisation cycle.)
+func lookup(table []*Command, name string) (*Command, bool) {
+	for _, c := range table {
 		if c.Name == name {
 			return c, true
 		}

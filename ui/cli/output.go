@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/recall-dev/recall/ui/termtext"
 
@@ -20,13 +21,27 @@ func printJSON(w io.Writer, v any) error {
 }
 
 // snippetText renders store highlight markers: >>> <<< in JSON and plain
-// output (as Hermes does), reverse video on a terminal.
+// output (as Hermes does), reverse video on a terminal. Only the JSON form
+// (terminal false) keeps the stored bytes; text for a person goes through
+// humanSnippet.
 func snippetText(s string, terminal bool) string {
 	if terminal {
 		return strings.NewReplacer(store.HighlightStart, "\x1b[1;7m", store.HighlightEnd, "\x1b[0m").Replace(termtext.SanitizeSnippet(s))
 	}
 	return strings.NewReplacer(store.HighlightStart, ">>>", store.HighlightEnd, "<<<").Replace(s)
 }
+
+// humanSnippet is a snippet for a person, on one line: sanitised, hits in
+// reverse video on a terminal and between >>> <<< elsewhere.
+func humanSnippet(s string, terminal bool) string {
+	return snippetText(termtext.OneLine(termtext.SanitizeSnippet(s)), terminal)
+}
+
+// field is a short stored value (source, model, role, tool name, title) for
+// a person: sanitised and on one line, so it can neither run escape
+// sequences nor break the layout around it. Session ids go through
+// displayID instead, which keeps them typeable.
+func field(s string) string { return termtext.OneLine(termtext.Sanitize(s)) }
 
 // isoTime formats a time for JSON; zero is "".
 func isoTime(t time.Time) string {
@@ -49,7 +64,11 @@ func splitList(s string) []string {
 
 // sessionJSON is a session as the CLI prints it.
 type sessionJSON struct {
-	ID            string  `json:"session_id"`
+	ID string `json:"session_id"`
+	// IDEscaped is set when the id is not valid UTF-8, which a JSON string
+	// cannot carry (session_id then holds U+FFFD): it is the escaped form
+	// that show, export and resume accept.
+	IDEscaped     string  `json:"session_id_escaped,omitempty"`
 	Source        string  `json:"source"`
 	Model         string  `json:"model"`
 	Title         string  `json:"title"`
@@ -67,10 +86,14 @@ type sessionJSON struct {
 }
 
 func toSessionJSON(s store.Session) sessionJSON {
-	return sessionJSON{ID: s.ID, Source: s.Source, Model: s.Model, Title: s.Title, ParentID: s.ParentID,
+	j := sessionJSON{ID: s.ID, Source: s.Source, Model: s.Model, Title: s.Title, ParentID: s.ParentID,
 		StartedAt: isoTime(s.StartedAt), EndedAt: isoTime(s.EndedAt), EndReason: s.EndReason,
 		MessageCount: s.MessageCount, ToolCallCount: s.ToolCallCount, InputTokens: s.InputTokens,
 		OutputTokens: s.OutputTokens, CostUSD: s.EstimatedCostUSD, Cwd: s.Cwd, GitBranch: s.GitBranch}
+	if !utf8.ValidString(s.ID) {
+		j.IDEscaped = displayID(s.ID)
+	}
+	return j
 }
 
 // messageJSON is a message as the CLI prints it.

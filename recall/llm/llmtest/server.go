@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -34,6 +35,13 @@ type FakeServer struct {
 	CutAfter int
 	// Hang makes the server never answer (until the client goes away).
 	Hang bool
+	// NoStream answers like a server that ignores "stream": true: one
+	// chat.completion JSON body (Content-Type application/json) holding the
+	// whole reply.
+	NoStream bool
+	// LineEnd ends every line of the stream ("\n" when empty; "\r\n" and a
+	// bare "\r" are the other endings SSE allows).
+	LineEnd string
 
 	requests atomic.Int64
 	inFlight atomic.Int64
@@ -59,7 +67,11 @@ func (s *FakeServer) Canceled() int { return int(s.canceled.Load()) }
 func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	n := s.requests.Add(1)
 	cur := s.inFlight.Add(1)
-	defer s.inFlight.Add(-1)
+	// A request stops counting as in flight just before its last line is
+	// written: the client is done when it reads that line, and may start the
+	// next request while this handler is still returning.
+	leave := sync.OnceFunc(func() { s.inFlight.Add(-1) })
+	defer leave()
 	s.mu.Lock()
 	s.maxSeen = max(s.maxSeen, cur)
 	s.mu.Unlock()
@@ -96,6 +108,21 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if s.Reply != nil {
 		deltas = s.Reply(prompt)
 	}
+	if s.NoStream {
+		time.Sleep(s.Delay)
+		w.Header().Set("Content-Type", "application/json")
+		leave()
+		_ = json.NewEncoder(w).Encode(map[string]any{
+			"object": "chat.completion",
+			"choices": []any{map[string]any{"index": 0, "finish_reason": "stop",
+				"message": map[string]string{"role": "assistant", "content": strings.Join(deltas, "")}}},
+		})
+		return
+	}
+	nl := s.LineEnd
+	if nl == "" {
+		nl = "\n"
+	}
 	w.Header().Set("Content-Type", "text/event-stream")
 	w.WriteHeader(http.StatusOK)
 	flush := func() {
@@ -123,11 +150,12 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 			"object":  "chat.completion.chunk",
 			"choices": []any{map[string]any{"index": 0, "delta": map[string]string{"content": d}}},
 		})
-		fmt.Fprintf(w, "data: %s\n\n", chunk)
+		fmt.Fprintf(w, "data: %s%s%s", chunk, nl, nl)
 		flush()
 	}
-	fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n")
-	fmt.Fprint(w, "data: [DONE]\n\n")
+	leave()
+	fmt.Fprintf(w, "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}%s%s", nl, nl)
+	fmt.Fprintf(w, "data: [DONE]%s%s", nl, nl)
 	flush()
 }
 

@@ -1,0 +1,93 @@
+//go:build heavy
+
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+// run runs name args in dir and returns its combined output, failing on error.
+func run(t *testing.T, dir string, env []string, name string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command(name, args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), env...)
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("%s %s: %v\n%s", name, strings.Join(args, " "), err, out)
+	}
+	return string(out)
+}
+
+// TestREADMEBuildLineInAFreshClone builds recall the way the README says,
+// in a fresh clone of this checkout (as it is now, uncommitted work
+// included): `go build -o bin/recall .` gives a binary that runs (the old
+// `go build -o recall .` wrote into the recall/ package directory), bin/
+// stays out of git status, and `go install .` with VCS stamping gives a
+// binary whose --version names the clone's commit.
+func TestREADMEBuildLineInAFreshClone(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git not installed")
+	}
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile("`(go build -o (\\S+) \\.)`").FindStringSubmatch(string(readme))
+	if m == nil || !strings.Contains(string(readme), "`go install .`") {
+		t.Fatal("README has no `go build -o PATH .` and `go install .` lines")
+	}
+	buildLine, binPath := m[1], m[2]
+
+	// A repository holding exactly this checkout's files, then a clone of it.
+	root, _ := filepath.Abs("../..")
+	src, clone := t.TempDir(), filepath.Join(t.TempDir(), "recall")
+	files := strings.Fields(run(t, root, nil, "git", "ls-files", "-co", "--exclude-standard"))
+	for _, f := range files {
+		b, err := os.ReadFile(filepath.Join(root, f))
+		if os.IsNotExist(err) {
+			continue // deleted in the work tree
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(src, f)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(src, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	gitEnv := []string{"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t"}
+	run(t, src, gitEnv, "git", "init", "-q")
+	run(t, src, gitEnv, "git", "add", "-A")
+	run(t, src, gitEnv, "git", "commit", "-qm", "snapshot")
+	run(t, "", nil, "git", "clone", "-q", src, clone)
+	head := strings.TrimSpace(run(t, clone, nil, "git", "rev-parse", "HEAD"))
+
+	run(t, clone, nil, "sh", "-c", buildLine)
+	bin := filepath.Join(clone, binPath)
+	if out := run(t, clone, nil, bin, "--version"); !strings.HasPrefix(out, "recall ") {
+		t.Errorf("%s --version: %s", binPath, out)
+	}
+	cmd := exec.Command(bin, "demo")
+	cmd.Dir = clone
+	if out, _ := cmd.CombinedOutput(); !strings.Contains(string(out), errNoTerminal.Error()) {
+		t.Errorf("%s demo (no terminal) should ask for one: %s", binPath, out)
+	}
+	if st := run(t, clone, nil, "git", "status", "--porcelain"); st != "" {
+		t.Errorf("the build left files git sees (.gitignore):\n%s", st)
+	}
+
+	gobin := t.TempDir()
+	run(t, clone, []string{"GOBIN=" + gobin, "GOFLAGS=-buildvcs=true"}, "go", "install", ".")
+	out := run(t, clone, nil, filepath.Join(gobin, "recall"), "version")
+	if !strings.Contains(out, "revision "+head) {
+		t.Errorf("go install with VCS stamping: version does not name commit %s:\n%s", head, out)
+	}
+}
