@@ -239,17 +239,20 @@ func (m *Model) yankResume() tea.Cmd {
 	if !ok {
 		return m.status.set("nothing to copy: no session selected", false)
 	}
-	ctx, backend, clip := m.ctx, m.backend, m.opts.Clipboard
+	if m.opts.ResumeLine == nil {
+		return m.status.set("nothing to copy: no resume command here", false)
+	}
+	ctx, backend, clip, line := m.ctx, m.backend, m.opts.Clipboard, m.opts.ResumeLine
 	return func() tea.Msg {
 		sess, _, err := backend.Transcript(ctx, it.SessionID)
-		line := ""
+		cmd := ""
 		if err == nil {
-			line, err = ResumeLine(sess)
+			cmd, err = line(sess)
 		}
 		if err != nil {
 			return statusMsg{text: "copy resume command: " + err.Error(), err: true}
 		}
-		return copyNow(ctx, clip, line, "the resume command ("+line+")")
+		return copyNow(ctx, clip, cmd, "the resume command ("+cmd+")")
 	}
 }
 
@@ -265,41 +268,6 @@ func copyNow(ctx context.Context, clip Clipboard, text, what string) tea.Msg {
 		return statusMsg{text: "copy failed, nothing copied: " + err.Error(), err: true}
 	}
 	return statusMsg{text: "copied " + what + " to " + where}
-}
-
-// ResumeLine is the shell command line that resumes sess in its agent, in
-// its working directory (cd DIR && claude --resume ID), quoted for POSIX
-// shells and fish: what Y copies and `recall pick --resume` prints.
-func ResumeLine(sess store.Session) (string, error) {
-	cmd, err := recall.ResumeCommand(sess)
-	if err != nil {
-		return "", err
-	}
-	// The program by name, as a person types it (Args[0] is the path found on $PATH).
-	line := shellJoin(append([]string{filepath.Base(cmd.Args[0])}, cmd.Args[1:]...))
-	if cmd.Dir != "" {
-		line = "cd " + shellQuote(cmd.Dir) + " && " + line
-	}
-	return line, nil
-}
-
-// shellQuote quotes s for a POSIX shell (bash, zsh, fish alike) when it needs it.
-func shellQuote(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r == '/' || r == '.' || r == '-' || r == '_' || r == ':' || r == '=' || r == '@' || r == '+' ||
-			(r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z'))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
-func shellJoin(args []string) string {
-	q := make([]string, len(args))
-	for i, a := range args {
-		q[i] = shellQuote(a)
-	}
-	return strings.Join(q, " ")
 }
 
 // byteSize is n bytes for people: "812 B", "4.2 kB".

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/recall-dev/recall/store"
 )
 
 // y copies the message the detail pane is at (the best hit), Y the resume
@@ -37,19 +39,18 @@ func TestYankCopiesTheMessage(t *testing.T) {
 }
 
 func TestYankResumeCommand(t *testing.T) {
-	bin := t.TempDir()
-	if err := os.WriteFile(filepath.Join(bin, "claude"), []byte("#!/bin/sh\n"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	t.Setenv("PATH", bin)
 	clip := &fakeClipboard{}
-	d := newDriverWith(t, demoBackend(), 120, 30, Options{Clipboard: clip})
+	line := func(s store.Session) (string, error) { return "cd " + s.Cwd + " && agent --resume " + s.ID, nil }
+	d := newDriverWith(t, demoBackend(), 120, 30, Options{Clipboard: clip, ResumeLine: line})
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("tab")
 	d.key("Y")
 	d.pump("copied", func() bool { return strings.HasPrefix(d.m.status.msg, "copied") || d.m.status.err })
-	if got, want := clip.last(), "cd /tmp && claude --resume cc-1111"; got != want {
+	if got, want := clip.last(), "cd /tmp && agent --resume cc-1111"; got != want {
 		t.Fatalf("Y copied %q (status %q), want %q", got, d.m.status.msg, want)
+	}
+	if !strings.Contains(d.m.status.msg, "the resume command (cd /tmp && agent --resume cc-1111)") {
+		t.Errorf("status %q", d.m.status.msg)
 	}
 }
 

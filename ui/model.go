@@ -23,6 +23,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/store"
 )
 
 // focus is which region receives keys.
@@ -60,6 +61,9 @@ type Options struct {
 	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
 	// and markdown keep only bold, italic, underline, faint and reverse.
 	NoColor bool
+	// ResumeLine is the shell command that resumes a session (cd DIR &&
+	// AGENT --resume ID), which Y copies; nil: Y has nothing to copy.
+	ResumeLine func(store.Session) (string, error)
 	// Pick makes the TUI a picker (recall pick): enter ends it with the
 	// selected session, which Pick returns.
 	Pick bool

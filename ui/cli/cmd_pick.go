@@ -5,7 +5,8 @@ import (
 	"os"
 	"strings"
 
-	"github.com/recall-dev/recall/ui"
+	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/store"
 )
 
 // pickCancelled is recall pick's exit status when no session was chosen
@@ -51,12 +52,29 @@ func runPick(env *Env, c *Command, args []string) error {
 		if err != nil {
 			return err
 		}
-		if answer, err = ui.ResumeLine(sess); err != nil {
+		if answer, err = resumeLine(sess); err != nil {
 			return err
 		}
 	}
 	_, err = fmt.Fprintln(env.Stdout, answer)
 	return err
+}
+
+// resumeLine is the command line that resumes sess (cd DIR && AGENT
+// --resume ID), quoted as recall resume --print quotes it: what recall pick
+// --resume prints and the TUI's Y copies. The agent need not be installed
+// here (the line may be pasted elsewhere); a session no agent could resume
+// is an error that says why.
+func resumeLine(sess store.Session) (string, error) {
+	plan, err := recall.PlanResume(sess)
+	if err != nil {
+		return "", err
+	}
+	line := shellJoin(plan.Args)
+	if plan.Dir != "" {
+		line = "cd " + shellQuote(plan.Dir) + " && " + line
+	}
+	return line, nil
 }
 
 // exitStatus ends a command with a status and no message.

@@ -74,7 +74,7 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
 	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
-		Pick: o.pick, Height: o.height}
+		Pick: o.pick, Height: o.height, ResumeLine: resumeLine}
 	b := ui.NewEngineBackend(eng, st)
 	if o.pick {
 		return ui.Pick(env.Ctx, b, opts, in, out)
