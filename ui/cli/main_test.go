@@ -25,8 +25,16 @@ func TestMain(m *testing.M) {
 		stop()
 		os.Exit(code)
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	for _, f := range afterTests {
+		f()
+	}
+	os.Exit(code)
 }
+
+// afterTests are clean-ups that run once every test has (test files add
+// theirs in init).
+var afterTests []func()
 
 // recallOnPath puts a "recall" that is this test binary first on $PATH and
 // returns its directory.

@@ -29,12 +29,14 @@ var built struct {
 }
 
 // TestMain removes the binary buildRecall shared between the tests.
-func TestMain(m *testing.M) {
-	code := m.Run()
-	if built.bin != "" {
-		os.RemoveAll(filepath.Dir(built.bin))
-	}
-	os.Exit(code)
+// The shared build is removed after the tests (main_test.go's TestMain
+// runs afterTests; a package has one TestMain).
+func init() {
+	afterTests = append(afterTests, func() {
+		if built.bin != "" {
+			os.RemoveAll(filepath.Dir(built.bin))
+		}
+	})
 }
 
 // buildRecall builds the binary once per test run, into a directory every
