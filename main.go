@@ -14,7 +14,10 @@ import (
 )
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	// SIGHUP is the terminal going away (its window closed, ssh dropped): a
+	// normal way out like the others, so cleanups run (recall demo's
+	// temporary database) instead of the process dying where it stands.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, term.IsTerminal(int(os.Stdout.Fd())))
 	stop()
 	os.Exit(code)

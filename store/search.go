@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -57,8 +58,9 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 			// the pool, or opening a reader on a busy machine, is not the
 			// query's cost.
 			if searchBudget > 0 {
-				bctx, cancel := context.WithTimeout(ctx, searchBudget)
-				defer cancel()
+				runtime.LockOSThread() // the budget reads this thread's CPU time
+				defer runtime.UnlockOSThread()
+				bctx := newCPUBudget(ctx, searchBudget)
 				defer c.db.SetInterrupt(c.db.SetInterrupt(bctx))
 				defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
 			}
@@ -72,7 +74,7 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 			// scan streams its hits newest first) is the answer, and the
 			// notice says why it may be short.
 			res.Complete = false
-			notice = joinNotice(notice, fmt.Sprintf("search stopped after %v, the query costs the index too much: showing what it found by then", searchBudget))
+			notice = joinNotice(notice, fmt.Sprintf("search stopped after %v of work, the query costs the index too much: showing what it found by then", searchBudget))
 		case err != nil:
 			return SearchResult{}, fmt.Errorf("search messages: %w", err)
 		}
@@ -82,7 +84,8 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	return res, nil
 }
 
-// searchBudget is the most one search may take. The sanitiser's bounds keep
+// searchBudget is the most CPU time one search may take (store/budget.go
+// says why CPU time and not wall-clock time). The sanitiser's bounds keep
 // every query shape measured far below it (BenchmarkHostileQueries); this is
 // the backstop for the shapes nobody measured, so that a search box never
 // waits on one query: past it the search is interrupted and answers with

@@ -1,13 +1,16 @@
 package ui
 
 import (
-	"encoding/base64"
+	"context"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
@@ -43,33 +46,91 @@ func (m *Model) resume() tea.Cmd {
 	}
 }
 
-// export (e) writes the selected session as markdown into the working directory.
+// export (e) writes the selected session as markdown into the working
+// directory, readable by its owner only (transcripts are private). It never
+// replaces a file silently: when the file exists the status line says so and
+// a second e within a few seconds replaces it.
 func (m *Model) export() tea.Cmd {
 	it, ok := m.list.Selected()
 	if !ok {
 		return nil
 	}
+	p := m.pendingExport
+	m.pendingExport = pendingExport{}
+	overwrite := p.sessionID == it.SessionID && m.opts.Now().Sub(p.asked) < statusTTL
 	ctx, backend := m.ctx, m.backend
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		name := recall.ExportFileName(sess)
-		f, err := os.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		path, err := filepath.Abs(recall.ExportFileName(sess))
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
-		err = exportMarkdown(f, sess, msgs)
+		var doc strings.Builder
+		if err := exportMarkdown(&doc, sess, msgs); err != nil {
+			return statusMsg{text: "export: " + err.Error(), err: true}
+		}
+		switch err := writePrivate(path, doc.String(), overwrite); {
+		case errors.Is(err, fs.ErrExist):
+			return exportExistsMsg{sessionID: it.SessionID, path: path}
+		case err != nil:
+			return statusMsg{text: "export: " + err.Error(), err: true}
+		}
+		return statusMsg{text: "exported " + path}
+	}
+}
+
+// pendingExport is an export that stopped at an existing file.
+type pendingExport struct {
+	sessionID string
+	asked     time.Time
+}
+
+// exportExistsMsg says the export's file already exists.
+type exportExistsMsg struct{ sessionID, path string }
+
+// exportExists asks before replacing the file.
+func (m *Model) exportExists(msg exportExistsMsg) tea.Cmd {
+	m.pendingExport = pendingExport{sessionID: msg.sessionID, asked: m.opts.Now()}
+	return m.status.set(msg.path+" exists: e again replaces it", false)
+}
+
+// writePrivate writes text to path with mode 0600. Unless overwrite, an
+// existing file is left alone and the error wraps fs.ErrExist; with
+// overwrite the file is replaced whole (written beside it, then renamed), so
+// it is 0600 even if the old one was not and is never seen half-written.
+func writePrivate(path, text string, overwrite bool) error {
+	if !overwrite {
+		f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return err
+		}
+		_, err = f.WriteString(text)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
-			return statusMsg{text: "export: " + err.Error(), err: true}
+			os.Remove(path)
 		}
-		abs, _ := filepath.Abs(name)
-		return statusMsg{text: "exported to " + abs}
+		return err
 	}
+	f, err := os.CreateTemp(filepath.Dir(path), ".recall-export-*.md")
+	if err != nil {
+		return err
+	}
+	_, err = f.WriteString(text)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(f.Name(), path)
+	}
+	if err != nil {
+		os.Remove(f.Name())
+	}
+	return err
 }
 
 // pager (o) opens the selected session as markdown in $PAGER (less by default).
@@ -150,44 +211,109 @@ func (m *Model) execDone(msg execDoneMsg) tea.Cmd {
 		status = m.status.set(msg.what+": "+msg.err.Error(), true)
 	}
 	if msg.what == "resume" {
-		return tea.Batch(status, m.queryChanged())
+		return tea.Batch(status, m.refresh())
 	}
 	return status
 }
 
-// yank (y) copies the summary when the panel is open, else the session id,
-// to the clipboard with OSC 52 (works over ssh and in tmux with
-// set-clipboard on).
+// yank (y) copies the summary when the panel is open, else the message at
+// the reading position of the detail pane (the current hit after n/N).
 func (m *Model) yank() tea.Cmd {
-	text, what := "", ""
+	var text, what string
 	switch {
 	case m.summary.open && m.summary.stream != nil:
-		text, what = m.summary.stream.text(), "summary"
+		text, what = m.summary.stream.text(), "the summary"
 	default:
-		it, ok := m.list.Selected()
+		msg, i, ok := m.detail.currentMessage()
 		if !ok {
-			return nil
+			return m.status.set("nothing to copy: no session is open", false)
 		}
-		text, what = it.SessionID, "session id "+shortID(it.SessionID)
+		text = msg.Content
+		if strings.TrimSpace(text) == "" {
+			text = msg.ToolCalls
+		}
+		what = fmt.Sprintf("message %d of %d (%s, %s)", i+1, len(m.detail.msgs), msg.Role, byteSize(len(text)))
 	}
-	w := m.opts.Clipboard
+	text = termtext.Sanitize(text)
+	if strings.TrimSpace(text) == "" {
+		return m.status.set("nothing to copy: "+what+" is empty", false)
+	}
+	return m.copyCmd(text, what)
+}
+
+// yankResume (Y) copies the shell command that resumes the selected session.
+func (m *Model) yankResume() tea.Cmd {
+	it, ok := m.list.Selected()
+	if !ok {
+		return m.status.set("nothing to copy: no session selected", false)
+	}
+	if m.opts.ResumeLine == nil {
+		return m.status.set("nothing to copy: no resume command here", false)
+	}
+	ctx, backend, clip, line := m.ctx, m.backend, m.opts.Clipboard, m.opts.ResumeLine
 	return func() tea.Msg {
-		if err := writeOSC52(w, text); err != nil {
-			return statusMsg{text: "copy: " + err.Error(), err: true}
+		sess, _, err := backend.Transcript(ctx, it.SessionID)
+		cmd := ""
+		if err == nil {
+			cmd, err = line(sess)
 		}
-		return statusMsg{text: "copied " + what}
+		if err != nil {
+			return statusMsg{text: "copy resume command: " + err.Error(), err: true}
+		}
+		return copyNow(ctx, clip, cmd, "the resume command ("+cmd+")")
 	}
 }
 
-// writeOSC52 writes the clipboard escape for text; inside tmux it is wrapped
-// in tmux's passthrough so the outer terminal receives it.
-func writeOSC52(w io.Writer, text string) error {
-	seq := "\x1b]52;c;" + base64.StdEncoding.EncodeToString([]byte(text)) + "\x07"
-	if os.Getenv("TMUX") != "" {
-		seq = "\x1bPtmux;" + strings.ReplaceAll(seq, "\x1b", "\x1b\x1b") + "\x1b\\"
+// copyCmd copies text in a command and reports where it went.
+func (m *Model) copyCmd(text, what string) tea.Cmd {
+	ctx, clip := m.ctx, m.opts.Clipboard
+	return func() tea.Msg { return copyNow(ctx, clip, text, what) }
+}
+
+func copyNow(ctx context.Context, clip Clipboard, text, what string) tea.Msg {
+	where, err := clip.Copy(ctx, text)
+	if err != nil {
+		return statusMsg{text: "copy failed, nothing copied: " + err.Error(), err: true}
 	}
-	_, err := io.WriteString(w, seq)
-	return err
+	return statusMsg{text: "copied " + what + " to " + where}
+}
+
+// byteSize is n bytes for people: "812 B", "4.2 kB".
+func byteSize(n int) string {
+	if n < 1000 {
+		return fmt.Sprintf("%d B", n)
+	}
+	return fmt.Sprintf("%.1f kB", float64(n)/1000)
+}
+
+// currentMessage is the message the reader is at: the current hit's
+// message while that hit is on screen, else the message at the top of the
+// pane; with its index.
+func (d *detailView) currentMessage() (store.Message, int, bool) {
+	if d.sessionID == "" || d.session.ID != d.sessionID || len(d.msgs) == 0 {
+		return store.Message{}, 0, false
+	}
+	id := d.item.MatchMessageID
+	if doc := &d.doc; len(doc.msgIDs) > 0 {
+		top := d.view.offset
+		k := doc.messageAt(top)
+		if d.hit >= 0 && d.hit < len(d.targets) {
+			if line := d.targets[d.hit]; line >= top && line < top+d.view.height {
+				if k = d.targetMsg[d.hit]; k < 0 {
+					k = doc.messageAt(line)
+				}
+			}
+		}
+		if k >= 0 && k < len(doc.msgIDs) {
+			id = doc.msgIDs[k]
+		}
+	}
+	for i, msg := range d.msgs {
+		if msg.ID == id {
+			return msg, i, true
+		}
+	}
+	return d.msgs[0], 0, true
 }
 
 // exportMarkdown is recall.ExportMarkdown sanitised: what the TUI writes is

@@ -2,90 +2,67 @@ package ui
 
 import (
 	"context"
-	"time"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
-// Backend is everything the TUI asks of the rest of recall: the recall
-// pipeline (search, browse, summaries) and the store's read side (a session's
-// transcript). EngineBackend adapts the real recall.Engine and store.Store;
-// tests use a fake. Every method may block on I/O and is only ever called
-// from a tea.Cmd, never from Update or View.
+// Backend is everything the TUI asks of the rest of recall, in recall's own
+// types: the recall pipeline (search, browse, summaries) and the store's read
+// side (a session's transcript, the sources present). EngineBackend adapts
+// the real recall.Engine and store.Store; tests use a fake. Every method may
+// block on I/O and is only ever called from a tea.Cmd, never from Update or
+// View.
 type Backend interface {
-	// Discover searches as you type and groups hits into sessions.
-	Discover(ctx context.Context, req SearchRequest) (Discovery, error)
-	// Browse lists recent sessions for the empty query.
+	// Discover searches as you type and groups hits into sessions; the
+	// engine decides how many (the list shows what it returns).
+	Discover(ctx context.Context, query string, f store.SearchFilter) (*recall.Discovery, error)
+	// Browse lists recent sessions for the empty query (o.Limit 0: as many
+	// as Discover returns).
 	Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error)
 	// Transcript reads a session and its visible messages.
 	Transcript(ctx context.Context, sessionID string) (store.Session, []store.Message, error)
-	// Summarize streams summaries of items; onEvent may be called from
+	// Sources lists the sources the database holds, for the source filter.
+	Sources(ctx context.Context) ([]string, error)
+	// Summarize streams summaries of results; onEvent may be called from
 	// several goroutines at once. It returns when every summary is done or
 	// ctx is cancelled.
-	Summarize(ctx context.Context, query string, items []Item, onEvent func(SummaryEvent))
+	Summarize(ctx context.Context, query string, results []recall.Result, onEvent func(recall.SummaryEvent))
 	// HasModel reports whether a language model is configured (else
 	// summaries are extractive).
 	HasModel() bool
 }
 
-// SearchRequest is one as-you-type query.
-type SearchRequest struct {
-	Query  string
-	Filter store.SearchFilter // Typing and Phase are set by the UI
-	Limit  int                // sessions wanted
-}
-
-// Discovery is the answer to a SearchRequest.
-type Discovery struct {
-	Index   store.Index
-	Elapsed time.Duration
-	Items   []Item
-}
-
-// Item is one row of the session list, from a search hit or from browsing.
+// Item is one row of the session list: a search result as recall found it,
+// or a browsed session, whose Result names the session only (that is what
+// Summarize needs to read it in full) and whose Preview and Messages come
+// from the session row.
 type Item struct {
-	SessionID      string
-	RootID         string
-	Title          string
-	Source         string
-	Model          string
-	When           time.Time
-	Messages       int    // message count (browse), 0 when unknown
-	Hits           int    // hits in the session's lineage (search)
-	MatchedRole    string // role of the best hit
-	MatchMessageID int64  // the best hit, where the detail pane scrolls to
-	Snippet        string // best snippet, matches between highlight markers
-	Preview        string // first user message (browse)
-	Cwd            string
-	// HitIDs are the message ids of the hits counted in Hits, best first.
-	HitIDs []int64
-	// Parsed is the query as the search that found the row parsed it (what
-	// the detail pane and the summary highlight).
-	Parsed store.Query
-	// Ref is the backend's own value for this row (a recall.Result), handed
-	// back to Summarize untouched.
-	Ref any
+	recall.Result
+	Preview  string // first user message (browse)
+	Messages int    // message count (browse), 0 when unknown
 }
 
-// SummaryKind says where a summary came from.
-type SummaryKind string
+// searchItems wraps a discovery's results as list rows.
+func searchItems(d *recall.Discovery) []Item {
+	items := make([]Item, len(d.Results))
+	for i, r := range d.Results {
+		items[i] = Item{Result: r}
+	}
+	return items
+}
 
-// The kinds of summary the pipeline produces.
-const (
-	SummaryModel      SummaryKind = "model"       // written by the configured model
-	SummaryExtractive SummaryKind = "extractive"  // offline: picked sentences, no model
-	SummaryRawPreview SummaryKind = "raw-preview" // the model failed; the evidence itself
-)
+// browseItem is the list row of a recent session.
+func browseItem(s store.SessionSummary) Item {
+	return Item{Result: recall.Result{SessionID: s.ID, RootID: s.ID, When: s.LastActive, Source: s.Source,
+		Model: s.Model, Title: s.Title}, Preview: s.Preview, Messages: s.MessageCount}
+}
 
-// SummaryEvent is one step of a streaming summary.
-type SummaryEvent struct {
-	Index     int // position among the items being summarised
-	SessionID string
-	Delta     string // new text (model summaries stream; fallbacks arrive whole)
-	Done      bool
-	// Set when Done:
-	Text   string
-	Kind   SummaryKind
-	Reason string // why a fallback was used
-	Model  string
+// results returns the recall results behind items, for Summarize.
+func results(items []Item) []recall.Result {
+	out := make([]recall.Result, len(items))
+	for i, it := range items {
+		out[i] = it.Result
+	}
+	return out
 }

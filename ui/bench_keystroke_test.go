@@ -23,7 +23,14 @@ import (
 // The corpus is $RECALL_BENCH_DB when set (e.g. the 1,000,000-message corpus
 // from `recall gen`), else $RECALL_BENCH_MESSAGES (default 20,000) generated
 // messages from synth (the `recall gen` corpus) in a temporary database.
-func BenchmarkKeystroke(b *testing.B) {
+func BenchmarkKeystroke(b *testing.B) { benchKeystroke(b, false) }
+
+// BenchmarkKeystrokeRanked is BenchmarkKeystroke up to the ranked list
+// (PhaseFinal) of each keystroke, which starts after finalPhaseDelay (60 ms)
+// without typing: the time a user who stops typing waits for the final order.
+func BenchmarkKeystrokeRanked(b *testing.B) { benchKeystroke(b, true) }
+
+func benchKeystroke(b *testing.B, ranked bool) {
 	st := benchStore(b)
 	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions})
 	d := newDriver(b, NewEngineBackend(eng, st), 200, 60)
@@ -41,7 +48,9 @@ func BenchmarkKeystroke(b *testing.B) {
 		d.typ(string(q[ci]))
 		want := strings.TrimSpace(string(q[:ci+1]))
 		seq := d.m.seq
-		d.pump("answer", func() bool { return d.m.seq == seq && d.m.lastQuery == want })
+		d.pump("answer", func() bool {
+			return d.m.seq == seq && d.m.lastQuery == want && (!ranked || d.m.finalSeq == seq)
+		})
 		_ = d.m.View()
 		lat = append(lat, time.Since(t0))
 		if ci++; ci == len(q) {

@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"reflect"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -10,6 +11,7 @@ import (
 
 	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -36,7 +38,10 @@ func newDriverWith(t testing.TB, b Backend, w, h int, opts Options) *driver {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	t.Cleanup(cancel)
-	opts.Now, opts.Clipboard = func() time.Time { return testNow }, &strings.Builder{}
+	opts.Now = func() time.Time { return testNow }
+	if opts.Clipboard == nil {
+		opts.Clipboard = &fakeClipboard{}
+	}
 	m := New(ctx, b, opts)
 	d := &driver{t: t, m: m, msgs: make(chan tea.Msg, 1024)}
 	d.send(tea.WindowSizeMsg{Width: w, Height: h})
@@ -135,7 +140,7 @@ func keyMsg(k string) tea.KeyMsg {
 		"shift+tab": tea.KeyShiftTab, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "ctrl+c": tea.KeyCtrlC,
 		"ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP, "ctrl+u": tea.KeyCtrlU, "ctrl+w": tea.KeyCtrlW,
 		"ctrl+a": tea.KeyCtrlA, "ctrl+e": tea.KeyCtrlE, "backspace": tea.KeyBackspace, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5,
+		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
 	}
 	if t, ok := names[k]; ok {
 		return tea.KeyMsg{Type: t}
@@ -155,7 +160,7 @@ type fakeBackend struct {
 	mu       sync.Mutex
 	sessions []store.SessionSummary
 	msgs     map[string][]store.Message
-	requests []SearchRequest
+	requests []searchCall
 	browses  []store.ListOptions
 	// summary, if set, is streamed as deltas of this text, one word each.
 	summary  string
@@ -163,11 +168,18 @@ type fakeBackend struct {
 	hasModel bool
 }
 
-func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discovery, error) {
+// searchCall is one Discover call the fake answered.
+type searchCall struct {
+	Query  string
+	Filter store.SearchFilter
+}
+
+func (f *fakeBackend) Discover(ctx context.Context, query string, filter store.SearchFilter) (*recall.Discovery, error) {
 	f.mu.Lock()
-	f.requests = append(f.requests, req)
+	f.requests = append(f.requests, searchCall{Query: query, Filter: filter})
 	f.mu.Unlock()
-	var items []Item
+	req := searchCall{Query: query, Filter: filter}
+	var items []recall.Result
 	words := strings.Fields(strings.ToLower(req.Query))
 	for _, s := range f.sessions {
 		if len(req.Filter.Sources) > 0 && req.Filter.Sources[0] != s.Source {
@@ -196,11 +208,11 @@ func (f *fakeBackend) Discover(ctx context.Context, req SearchRequest) (Discover
 			}
 		}
 		if hits > 0 {
-			items = append(items, Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
-				When: s.StartedAt, Hits: hits, HitIDs: hitIDs, Parsed: store.ParseQuery(req.Query), MatchMessageID: hitID, Snippet: snippet})
+			items = append(items, recall.Result{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
+				When: s.StartedAt, Hits: hits, HitIDs: hitIDs, Parsed: store.ParseQuery(query), MatchMessageID: hitID, Snippet: snippet})
 		}
 	}
-	return Discovery{Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Items: items}, ctx.Err()
+	return &recall.Discovery{Query: query, Index: store.IndexUnicode61, Elapsed: 1500 * time.Microsecond, Results: items}, ctx.Err()
 }
 
 func (f *fakeBackend) Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
@@ -226,7 +238,18 @@ func (f *fakeBackend) Transcript(ctx context.Context, id string) (store.Session,
 	return store.Session{}, nil, store.ErrNotFound
 }
 
-func (f *fakeBackend) Summarize(ctx context.Context, query string, items []Item, onEvent func(SummaryEvent)) {
+func (f *fakeBackend) Sources(ctx context.Context) ([]string, error) {
+	var out []string
+	for _, s := range f.sessions {
+		if !slices.Contains(out, s.Source) {
+			out = append(out, s.Source)
+		}
+	}
+	slices.Sort(out) // as the store answers
+	return out, nil
+}
+
+func (f *fakeBackend) Summarize(ctx context.Context, query string, items []recall.Result, onEvent func(recall.SummaryEvent)) {
 	for i, it := range items {
 		for _, w := range strings.SplitAfter(f.summary, " ") {
 			select {
@@ -234,23 +257,24 @@ func (f *fakeBackend) Summarize(ctx context.Context, query string, items []Item,
 				return
 			case <-time.After(f.delay):
 			}
-			onEvent(SummaryEvent{Index: i, SessionID: it.SessionID, Delta: w})
+			onEvent(recall.SummaryEvent{Index: i, SessionID: it.SessionID, Delta: w})
 		}
-		kind := SummaryModel
+		kind := recall.SummaryModel
 		if !f.hasModel {
-			kind = SummaryExtractive
+			kind = recall.SummaryExtractive
 		}
-		onEvent(SummaryEvent{Index: i, SessionID: it.SessionID, Done: true, Text: f.summary, Kind: kind, Model: "fake"})
+		onEvent(recall.SummaryEvent{Index: i, SessionID: it.SessionID, Done: true,
+			Summary: &recall.Summary{SessionID: it.SessionID, Text: f.summary, Kind: kind, Model: "fake"}})
 	}
 }
 
 func (f *fakeBackend) HasModel() bool { return f.hasModel }
 
-func (f *fakeBackend) lastRequest() SearchRequest {
+func (f *fakeBackend) lastRequest() searchCall {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if len(f.requests) == 0 {
-		return SearchRequest{}
+		return searchCall{}
 	}
 	return f.requests[len(f.requests)-1]
 }
@@ -287,4 +311,30 @@ func demoBackend() *fakeBackend {
 		},
 	}
 	return &fakeBackend{sessions: sess, msgs: msgs, summary: "The **migration** failed because of a lock. It now sets a busy timeout."}
+}
+
+// fakeClipboard records what was copied; err makes every copy fail.
+type fakeClipboard struct {
+	mu     sync.Mutex
+	copied []string
+	err    error
+}
+
+func (c *fakeClipboard) Copy(ctx context.Context, text string) (string, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.err != nil {
+		return "", c.err
+	}
+	c.copied = append(c.copied, text)
+	return "the test clipboard", nil
+}
+
+func (c *fakeClipboard) last() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.copied) == 0 {
+		return ""
+	}
+	return c.copied[len(c.copied)-1]
 }

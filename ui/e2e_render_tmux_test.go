@@ -44,7 +44,7 @@ func e2eJapaneseWrap(t *testing.T, bin string) {
 		x.run("send-keys", "-t", "e2e", "Tab")
 		x.run("send-keys", "-t", "e2e", "g")
 		detX := 0
-		if l := computeLayout(w, h); l.mode == layoutWide {
+		if l := computeLayout(w, h, false); l.mode == layoutWide {
 			detX = l.detX
 		}
 		found := false

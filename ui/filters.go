@@ -1,8 +1,11 @@
 package ui
 
 import (
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/recall-dev/recall/recall"
 
 	"github.com/recall-dev/recall/ui/termtext"
 
@@ -25,34 +28,58 @@ var timeChoices = []struct {
 	d     time.Duration
 }{{"", 0}, {"24h", 24 * time.Hour}, {"7d", 7 * 24 * time.Hour}, {"30d", 30 * 24 * time.Hour}, {"1y", 365 * 24 * time.Hour}}
 
-// defaultSources are offered before any session reveals the sources present.
-var defaultSources = []string{"cli", "telegram", "claude-code", "codex", "gemini-cli"}
-
+// newFilterSet offers the sources given (tests, a caller that knows them);
+// the database's own list replaces them when it arrives (setSources).
 func newFilterSet(sources []string) filterSet {
-	if len(sources) == 0 {
-		sources = defaultSources
-	}
-	return filterSet{sources: append([]string{""}, sources...)}
+	f := filterSet{sources: []string{""}}
+	f.addSources(sources)
+	return f
 }
 
-// learnSources adds sources seen in results to the cycle, so the filter
-// offers what the database holds.
+// setSources makes the source cycle what the database holds, keeping the
+// current choice (a source imported since is added, not lost). Sources that
+// recall never lists (sub-agents, tools) are not offered: choosing one would
+// always find nothing.
+func (f *filterSet) setSources(sources []string) {
+	cur := f.sources[f.source]
+	f.sources = []string{""}
+	f.addSources(sources)
+	f.source = 0
+	if cur != "" {
+		f.addSources([]string{cur})
+		f.source = slices.Index(f.sources, cur)
+	}
+}
+
+// learnSources adds sources seen in results to the cycle: a source
+// imported while the TUI is open becomes choosable.
 func (f *filterSet) learnSources(items []Item) {
 	for _, it := range items {
-		if it.Source == "" {
-			continue
-		}
-		known := false
-		for _, s := range f.sources {
-			if s == it.Source {
-				known = true
-				break
-			}
-		}
-		if !known {
-			f.sources = append(f.sources, it.Source)
+		f.addSources([]string{it.Source})
+	}
+}
+
+func (f *filterSet) addSources(sources []string) {
+	for _, s := range sources {
+		if s != "" && !slices.Contains(f.sources, s) && !slices.Contains(recall.HiddenSources, s) {
+			f.sources = append(f.sources, s)
 		}
 	}
+}
+
+// describe names the active filters ("role:user source:codex"), "" when none.
+func (f *filterSet) describe() string {
+	var parts []string
+	if r := roleChoices[f.role]; r != "" {
+		parts = append(parts, "role:"+r)
+	}
+	if s := f.sources[f.source]; s != "" {
+		parts = append(parts, "source:"+termtext.Sanitize(s))
+	}
+	if t := timeChoices[f.span].label; t != "" {
+		parts = append(parts, "last "+t)
+	}
+	return strings.Join(parts, " ")
 }
 
 func (f *filterSet) cycleRole()   { f.role = (f.role + 1) % len(roleChoices) }
@@ -80,8 +107,8 @@ func (f *filterSet) search(now time.Time) store.SearchFilter {
 
 // list returns the list options for browsing (the role filter does not
 // apply to whole sessions).
-func (f *filterSet) list(now time.Time, limit int) store.ListOptions {
-	o := store.ListOptions{Limit: limit}
+func (f *filterSet) list(now time.Time) store.ListOptions {
+	var o store.ListOptions
 	if s := f.sources[f.source]; s != "" {
 		o.Sources = []string{s}
 	}

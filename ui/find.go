@@ -17,7 +17,7 @@ import (
 // esc goes back to the query's hits.
 type findBar struct {
 	typing  bool
-	input   lineInput
+	input   searchBox
 	pattern string // applied; "" when the query's hits are shown
 }
 
@@ -38,9 +38,9 @@ func (m *Model) startFind() tea.Cmd {
 	}
 	st := m.styles
 	d.find.typing = true
-	d.find.input = lineInput{prompt: "/", placeholder: "search this session (enter: find, esc: cancel)",
-		promptStyle: st.Search.Prompt, textStyle: st.Search.Text, phStyle: st.Search.Placeholder,
-		cursorStyle: st.Search.Cursor, focused: true, width: max(1, d.view.width-2)}
+	d.find.input = newTextBox(st, "/", "search this session (enter: find, esc: cancel)")
+	d.find.input.SetWidth(max(1, d.view.width-2))
+	d.find.input.Focus()
 	d.find.input.SetValue(d.find.pattern)
 	return nil
 }
@@ -61,8 +61,8 @@ func (m *Model) findKey(msg tea.KeyMsg) tea.Cmd {
 		d.find.pattern = pattern
 		return m.rerenderDetail()
 	}
-	d.find.input.Update(msg)
-	return nil
+	_, cmd := d.find.input.Update(msg)
+	return cmd
 }
 
 // clearFind leaves the in-pane search; it reports false when none was on.
@@ -80,7 +80,7 @@ func (f *findBar) view(w int, st *Styles) string {
 	if termtext.Width(hint) > w/2 {
 		hint = ""
 	}
-	f.input.width = max(1, w-termtext.Width(f.input.prompt)-termtext.Width(hint)-1)
+	f.input.SetWidth(max(1, w-termtext.Width(f.input.Prompt)-termtext.Width(hint)))
 	return termtext.Fit(f.input.View(), w-termtext.Width(hint)) + hint
 }
 

@@ -22,7 +22,9 @@ func TestMain(m *testing.M) {
 	// and escape checks mean something) and the time zone of timestamps.
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	time.Local = time.UTC
-	os.Exit(m.Run())
+	code := m.Run()
+	removeTestBinary()
+	os.Exit(code)
 }
 
 // golden compares got with testdata/<Test>/<sub>.golden (rewritten with -update).
@@ -69,7 +71,7 @@ func TestGolden(t *testing.T) {
 		{"narrow_list_50x16", 50, 16, func(d *driver) {}},
 		{"narrow_detail_50x16", 50, 16, func(d *driver) { d.key("tab"); d.key("tab") }},
 		{"help_100x34", 100, 34, func(d *driver) { d.key("f1") }},
-		{"filters_100x20", 100, 20, func(d *driver) { d.key("f2"); d.key("f3"); d.key("f4") }},
+		{"filters_100x20", 100, 20, func(d *driver) { d.key("f2"); d.key("f3"); d.key("f3"); d.key("f4") }},
 		{"summary_120x24", 120, 24, func(d *driver) { d.key("tab"); d.key("s") }},
 	}
 	for _, tc := range tests {

@@ -1,169 +1,85 @@
 package ui
 
 import (
-	"strings"
-	"unicode"
+	"github.com/charmbracelet/bubbles/cursor"
+	"github.com/charmbracelet/bubbles/key"
+	"github.com/charmbracelet/bubbles/textinput"
+	tea "github.com/charmbracelet/bubbletea"
 
 	"github.com/recall-dev/recall/ui/termtext"
-
-	tea "github.com/charmbracelet/bubbletea"
-	"github.com/charmbracelet/lipgloss"
-	"github.com/charmbracelet/x/ansi"
 )
 
-// lineInput is the search box: one line with readline editing (ctrl-a/e,
-// ctrl-b/f, alt-b/f, ctrl-u/k/w, alt-backspace, ctrl-d/delete, paste). It is
-// our own rather than Bubbles' textinput, which pulls in a clipboard
-// dependency the module does not carry; recall copies with OSC 52 instead.
-type lineInput struct {
-	value       []rune
-	pos         int
-	focused     bool
-	prompt      string
-	placeholder string
-	width       int // cells for the text, prompt excluded
-	promptStyle lipgloss.Style
-	textStyle   lipgloss.Style
-	phStyle     lipgloss.Style
-	cursorStyle lipgloss.Style
+// searchBox is the search line: Bubbles' textinput, which gives readline
+// editing (ctrl-a/e, ctrl-b/f, alt-b/f, ctrl-u, ctrl-w, alt-backspace,
+// alt-d, ctrl-d/delete, ctrl-v pastes from the system clipboard) and
+// horizontal scrolling. recall adds three things around it: what is typed or
+// pasted is sanitised like every other text on the screen; alt+letter keys
+// it has no use for are dropped rather than typed; and the keys the TUI
+// itself needs (tab, up/down, ctrl-j/ctrl-k, ctrl-n/ctrl-p) never reach it.
+type searchBox struct {
+	textinput.Model
 }
 
-// Value returns the text.
-func (in *lineInput) Value() string { return string(in.value) }
-
-// SetValue replaces the text and puts the cursor at its end.
-func (in *lineInput) SetValue(s string) {
-	in.value = []rune(termtext.OneLine(termtext.Sanitize(s)))
-	in.pos = len(in.value)
+func newSearchBox(st *Styles) searchBox {
+	return newTextBox(st, "❯ ", "search your agent history (F1: help)")
 }
 
-// Update applies one key and reports whether the text changed.
-func (in *lineInput) Update(msg tea.KeyMsg) bool {
-	before := string(in.value)
-	switch msg.Type {
-	case tea.KeyRunes, tea.KeySpace:
-		if msg.Alt && len(msg.Runes) == 1 {
-			in.altKey(msg.Runes[0])
-			break
+// newTextBox is a one-line input with the search box's keys and looks (the
+// detail pane's in-transcript search uses one too).
+func newTextBox(st *Styles, prompt, placeholder string) searchBox {
+	ti := textinput.New()
+	ti.Prompt = prompt
+	ti.Placeholder = placeholder
+	ti.PromptStyle, ti.TextStyle, ti.PlaceholderStyle = st.Search.Prompt, st.Search.Text, st.Search.Placeholder
+	ti.Cursor.Style = st.Search.Cursor
+	// A steady cursor, as fzf's: a blinking one would redraw the whole
+	// screen twice a second for nothing.
+	ti.Cursor.SetMode(cursor.CursorStatic)
+	km := textinput.DefaultKeyMap
+	// Suggestions are off; their keys (tab, up/down, ctrl-n/p) move the list.
+	km.AcceptSuggestion, km.NextSuggestion, km.PrevSuggestion = key.Binding{}, key.Binding{}, key.Binding{}
+	// ctrl-k moves up the list (fzf), so it no longer kills to the end of line.
+	km.DeleteAfterCursor = key.NewBinding(key.WithKeys("alt+k"))
+	ti.KeyMap = km
+	return searchBox{Model: ti}
+}
+
+// SetValue replaces the text (sanitised, one line) and puts the cursor at its end.
+func (b *searchBox) SetValue(s string) {
+	b.Model.SetValue(termtext.OneLine(termtext.Sanitize(s)))
+	b.CursorEnd()
+}
+
+// SetWidth sets the cells the text may take, prompt excluded.
+func (b *searchBox) SetWidth(w int) {
+	// The cursor cell after the last character is drawn beyond Width.
+	b.Width = max(1, w-1)
+	b.SetCursor(b.Position()) // re-scrolls the text for the new width
+}
+
+// Update applies a message (a key, or a paste from the clipboard) and
+// reports whether the text changed.
+func (b *searchBox) Update(msg tea.Msg) (changed bool, cmd tea.Cmd) {
+	if k, ok := msg.(tea.KeyMsg); ok && k.Type == tea.KeyRunes {
+		km := &b.KeyMap
+		if k.Alt && !key.Matches(k, km.WordBackward, km.WordForward, km.DeleteWordForward, km.DeleteAfterCursor) {
+			return false, nil
 		}
-		in.insert(msg.Runes)
-	case tea.KeyBackspace, tea.KeyCtrlH:
-		if msg.Alt {
-			in.deleteWordBack()
-		} else if in.pos > 0 {
-			in.value = append(in.value[:in.pos-1], in.value[in.pos:]...)
-			in.pos--
-		}
-	case tea.KeyDelete, tea.KeyCtrlD:
-		if in.pos < len(in.value) {
-			in.value = append(in.value[:in.pos], in.value[in.pos+1:]...)
-		}
-	case tea.KeyLeft, tea.KeyCtrlB:
-		in.pos = max(0, in.pos-1)
-	case tea.KeyRight, tea.KeyCtrlF:
-		in.pos = min(len(in.value), in.pos+1)
-	case tea.KeyHome, tea.KeyCtrlA:
-		in.pos = 0
-	case tea.KeyEnd, tea.KeyCtrlE:
-		in.pos = len(in.value)
-	case tea.KeyCtrlU:
-		in.value = append([]rune{}, in.value[in.pos:]...)
-		in.pos = 0
-	case tea.KeyCtrlK:
-		in.value = in.value[:in.pos]
-	case tea.KeyCtrlW:
-		in.deleteWordBack()
-	case tea.KeyCtrlLeft:
-		in.wordBack()
-	case tea.KeyCtrlRight:
-		in.wordForward()
+		k.Runes = []rune(termtext.Sanitize(string(k.Runes)))
+		// Letters typed fast arrive together and may spell a key's name
+		// ("end", "left", "delete"), which textinput would take for that
+		// key: as a paste they are text.
+		k.Paste = k.Paste || len(k.Runes) > 1
+		msg = k
 	}
-	return string(in.value) != before
-}
-
-func (in *lineInput) altKey(r rune) {
-	switch r {
-	case 'b':
-		in.wordBack()
-	case 'f':
-		in.wordForward()
-	case 'd':
-		start := in.pos
-		in.wordForward()
-		in.value = append(in.value[:start], in.value[in.pos:]...)
-		in.pos = start
+	before := b.Value()
+	b.Model, cmd = b.Model.Update(msg)
+	// A paste from the clipboard (ctrl-v) arrives as textinput's own
+	// message, unsanitised: clean the value after the fact.
+	if v := b.Value(); termtext.Sanitize(v) != v {
+		pos := b.Position()
+		b.Model.SetValue(termtext.Sanitize(v))
+		b.SetCursor(pos)
 	}
-}
-
-// insert adds typed or pasted runes; pasted newlines and controls become spaces.
-func (in *lineInput) insert(rs []rune) {
-	clean := []rune(strings.Map(func(r rune) rune {
-		if unicode.IsControl(r) {
-			return ' '
-		}
-		return r
-	}, termtext.Sanitize(string(rs))))
-	v := make([]rune, 0, len(in.value)+len(clean))
-	v = append(v, in.value[:in.pos]...)
-	v = append(v, clean...)
-	in.value = append(v, in.value[in.pos:]...)
-	in.pos += len(clean)
-}
-
-func (in *lineInput) wordBack() {
-	for in.pos > 0 && unicode.IsSpace(in.value[in.pos-1]) {
-		in.pos--
-	}
-	for in.pos > 0 && !unicode.IsSpace(in.value[in.pos-1]) {
-		in.pos--
-	}
-}
-
-func (in *lineInput) wordForward() {
-	for in.pos < len(in.value) && unicode.IsSpace(in.value[in.pos]) {
-		in.pos++
-	}
-	for in.pos < len(in.value) && !unicode.IsSpace(in.value[in.pos]) {
-		in.pos++
-	}
-}
-
-func (in *lineInput) deleteWordBack() {
-	end := in.pos
-	in.wordBack()
-	in.value = append(in.value[:in.pos], in.value[end:]...)
-}
-
-// View renders prompt, text and cursor; long text scrolls so the cursor stays
-// visible.
-func (in *lineInput) View() string {
-	prompt := in.promptStyle.Render(in.prompt)
-	if len(in.value) == 0 {
-		cur := " "
-		if in.focused {
-			cur = in.cursorStyle.Render(" ")
-		}
-		return prompt + cur + in.phStyle.Render(truncate(in.placeholder, max(0, in.width-1)))
-	}
-	// Scroll: show the widest window ending at the cursor that fits.
-	start, w := 0, 1
-	for i := in.pos - 1; i >= 0; i-- {
-		w += ansi.StringWidth(string(in.value[i]))
-		if w > in.width {
-			start = i + 1
-			break
-		}
-	}
-	before := string(in.value[start:in.pos])
-	var at, after string
-	if in.pos < len(in.value) {
-		at, after = string(in.value[in.pos]), string(in.value[in.pos+1:])
-	} else {
-		at = " "
-	}
-	if in.focused {
-		at = in.cursorStyle.Render(at)
-	}
-	room := in.width - ansi.StringWidth(before) - ansi.StringWidth(at)
-	return prompt + in.textStyle.Render(before) + at + in.textStyle.Render(truncate(after, max(0, room)))
+	return b.Value() != before, cmd
 }

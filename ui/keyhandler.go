@@ -5,9 +5,33 @@ import (
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleKey routes a key: bindings that act everywhere first, then the
-// search box when it has focus, else the pane bindings.
+// handleKey routes a key. Runes that arrive together (a held key, typing
+// over ssh, tmux send-keys -l, a fast typist) come from Bubble Tea as one
+// message; each of them acts as if typed alone, until the search box has
+// focus, which takes the rest as text. A paste stays one piece of text.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
+	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || msg.Alt {
+		return m.handleOneKey(msg)
+	}
+	var cmds []tea.Cmd
+	for i := range msg.Runes {
+		if m.quitting {
+			break
+		}
+		if m.focus == focusSearch && !m.showHelp {
+			// Straight to the box: a run of letters is text even when it
+			// spells a key's name ("up", "tab", "f6" match bindings).
+			cmds = append(cmds, m.updateInput(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]}))
+			break
+		}
+		cmds = append(cmds, m.handleOneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i : i+1]}))
+	}
+	return tea.Batch(cmds...)
+}
+
+// handleOneKey routes one key: bindings that act everywhere first, then the
+// search box when it has focus, else the pane bindings.
+func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
@@ -37,11 +61,27 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 		return m.move(msg)
 	case key.Matches(msg, k.Open):
 		return m.open()
+	case key.Matches(msg, k.Layout):
+		return m.toggleLayout()
 	}
 	if m.focus == focusSearch {
 		return m.updateInput(msg)
 	}
 	return m.handlePaneKey(msg)
+}
+
+// typesInSearch reports whether a key a pane has no use for belongs to the
+// search box: text, and the editing keys. Such a key moves focus there and
+// acts, so no key goes nowhere (with zero results Backspace still edits
+// the query, as in fzf, where the list never takes the keyboard away).
+func typesInSearch(msg tea.KeyMsg) bool {
+	switch msg.Type {
+	case tea.KeyRunes:
+		return !msg.Alt
+	case tea.KeySpace, tea.KeyBackspace, tea.KeyCtrlH, tea.KeyCtrlW, tea.KeyCtrlU, tea.KeyDelete:
+		return true
+	}
+	return false
 }
 
 // handlePaneKey handles the single-letter actions of the list and detail panes.
@@ -70,8 +110,13 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.export()
 	case key.Matches(msg, k.Yank):
 		return m.yank()
+	case key.Matches(msg, k.YankResume):
+		return m.yankResume()
 	case key.Matches(msg, k.Pager):
 		return m.pager()
+	case typesInSearch(msg):
+		m.setFocus(focusSearch)
+		return m.updateInput(msg)
 	}
 	return nil
 }
@@ -108,10 +153,15 @@ func (m *Model) cycleFocus(dir int) {
 }
 
 // open (enter) summarises the selected session; on a narrow screen it also
-// shows the detail pane full-screen.
+// shows the detail pane full-screen. In a picker it picks the session.
 func (m *Model) open() tea.Cmd {
-	if _, ok := m.list.Selected(); !ok {
+	it, ok := m.list.Selected()
+	if !ok {
 		return nil
+	}
+	if m.opts.Pick {
+		m.picked = it.SessionID
+		return m.quit()
 	}
 	if m.layout.mode == layoutSingle {
 		m.setFocus(focusDetail)
@@ -165,6 +215,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 	case tea.MouseButtonLeft:
 		if msg.Action == tea.MouseActionPress && inList {
 			if i := m.list.ItemAt(msg.Y - l.bodyY); i >= 0 && m.list.Select(i) {
+				m.userMoved = true
 				return m.selectionChanged()
 			}
 		}
@@ -180,6 +231,7 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 			m.summary.follow = v.AtBottom()
 		}
 	case inList && m.list.Scroll(delta):
+		m.userMoved = true
 		return m.selectionChanged()
 	}
 	return nil

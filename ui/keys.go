@@ -11,7 +11,8 @@ type KeyMap struct {
 	Open                                    key.Binding // enter: summarise (and show the detail on narrow screens)
 	Summarize, SummarizeAll                 key.Binding
 	NextHit, PrevHit, ToggleTools           key.Binding
-	Resume, Export, Yank, Pager             key.Binding
+	Resume, Export, Yank, YankResume, Pager key.Binding
+	Layout                                  key.Binding // list only ⇄ list + detail
 	FilterRole, FilterSource, FilterTime    key.Binding
 	ClearFilters                            key.Binding
 	Help, Cancel, Quit, ForceQuit           key.Binding
@@ -23,8 +24,8 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:           b("↑/k", "up", "up", "ctrl+p", "k"),
-		Down:         b("↓/j", "down", "down", "ctrl+n", "j"),
+		Up:           b("↑/k/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
+		Down:         b("↓/j/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
 		PageUp:       b("pgup", "page up", "pgup", "ctrl+b"),
 		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+f"),
 		Top:          b("g/home", "top", "home", "g"),
@@ -40,8 +41,11 @@ func DefaultKeyMap() KeyMap {
 		ToggleTools:  b("t", "tool calls", "t"),
 		Resume:       b("r", "resume", "r"),
 		Export:       b("e", "export .md", "e"),
-		Yank:         b("y", "copy", "y"),
+		Yank:         b("y", "copy message", "y"),
+		YankResume:   b("Y", "copy resume", "Y"),
 		Pager:        b("o", "$PAGER", "o"),
+		// ctrl-/ is what terminals send as ctrl-_ (0x1f); F6 for those that do not.
+		Layout:       b("F6/ctrl+/", "toggle detail", "f6", "ctrl+_"),
 		FilterRole:   b("F2/alt+r", "role", "f2", "alt+r"),
 		FilterSource: b("F3/alt+s", "source", "f3", "alt+s"),
 		FilterTime:   b("F4/alt+t", "time", "f4", "alt+t"),
@@ -57,7 +61,7 @@ func DefaultKeyMap() KeyMap {
 // box those keys type, so the bindings are off while it has focus.
 func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{&k.FocusSearch, &k.Summarize, &k.SummarizeAll, &k.NextHit, &k.PrevHit,
-		&k.ToggleTools, &k.Resume, &k.Export, &k.Yank, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
+		&k.ToggleTools, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
 }
 
 // updateKeys enables the bindings that act in focus f.
@@ -74,14 +78,24 @@ func (k *KeyMap) updateKeys(f focus, summaryOpen bool) {
 		k.Help.SetKeys("?", "f1")
 		k.Help.SetHelp("?/F1", "help")
 	}
+	// ctrl-j/ctrl-k move from the search box too, as in fzf.
+	// In the search box ctrl-b/ctrl-f move the cursor (readline).
 	if f == focusSearch {
-		k.Up.SetKeys("up", "ctrl+p")
-		k.Down.SetKeys("down", "ctrl+n")
+		k.Up.SetKeys("up", "ctrl+p", "ctrl+k")
+		k.Down.SetKeys("down", "ctrl+n", "ctrl+j")
+		k.PageUp.SetKeys("pgup")
+		k.PageDown.SetKeys("pgdown")
+		k.Up.SetHelp("↑/ctrl+k", "up")
+		k.Down.SetHelp("↓/ctrl+j", "down")
 	} else {
-		k.Up.SetKeys("up", "ctrl+p", "k")
-		k.Down.SetKeys("down", "ctrl+n", "j")
+		k.Up.SetKeys("up", "ctrl+p", "ctrl+k", "k")
+		k.Down.SetKeys("down", "ctrl+n", "ctrl+j", "j")
+		k.PageUp.SetKeys("pgup", "ctrl+b")
+		k.PageDown.SetKeys("pgdown", "ctrl+f")
+		k.Up.SetHelp("↑/k", "up")
+		k.Down.SetHelp("↓/j", "down")
 	}
-	k.Yank.SetHelp("y", map[bool]string{true: "copy summary", false: "copy session id"}[summaryOpen])
+	k.Yank.SetHelp("y", map[bool]string{true: "copy summary", false: "copy message"}[summaryOpen])
 }
 
 // ShortHelp is the status-line help.
@@ -92,9 +106,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // FullHelp is the help view, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch},
+		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch, k.Layout},
 		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.Cancel},
-		{k.Resume, k.Export, k.Yank, k.Pager, k.Help, k.Quit, k.ForceQuit},
+		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
 	}
 }

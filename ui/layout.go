@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
@@ -13,7 +14,7 @@ type layoutMode uint8
 const (
 	layoutWide    layoutMode = iota // list left, detail right
 	layoutStacked                   // list above detail
-	layoutSingle                    // one pane at a time (< 60 columns)
+	layoutSingle                    // one pane at a time (< 60 columns, or the layout toggle)
 )
 
 // Width thresholds of the layouts.
@@ -37,9 +38,16 @@ type layout struct {
 	detX, detY   int // top-left of the detail region
 }
 
-func computeLayout(w, h int) layout {
+// computeLayout lays out a w x h screen; listOnly is the user's layout
+// toggle: the list takes the screen and the detail pane opens over it.
+func computeLayout(w, h int, listOnly bool) layout {
 	l := layout{bodyY: headerH, bodyH: max(minBodyH, h-headerH-footerH)}
 	switch {
+	case listOnly:
+		l.mode = layoutSingle
+		l.listW, l.listH = w, l.bodyH
+		l.detX, l.detY = 0, l.bodyY
+		l.detW, l.detH = w, l.bodyH
 	case w >= wideMin:
 		l.mode = layoutWide
 		l.listW = min(max(w*2/5, listMinW), listMaxW)
@@ -64,11 +72,14 @@ func computeLayout(w, h int) layout {
 // resize lays the regions out for a w x h terminal and re-renders what
 // depends on the width.
 func (m *Model) resize(w, h int) tea.Cmd {
+	if m.opts.Height > 0 {
+		h = min(h, m.opts.Height)
+	}
 	w, h = max(w, 20), max(h, headerH+footerH+minBodyH)
 	oldDetW := m.layout.detW
 	m.width, m.height = w, h
-	m.layout = computeLayout(w, h)
-	m.input.width = max(1, w-ansi.StringWidth(m.input.prompt)-13)
+	m.layout = computeLayout(w, h, m.listOnly)
+	m.input.SetWidth(w - ansi.StringWidth(m.input.Prompt) - 13)
 	m.help.Width = w
 	m.list.SetSize(m.layout.listW, m.layout.listH)
 	m.detail.view.SetSize(m.layout.detW, m.layout.detH-1)
@@ -88,6 +99,23 @@ func (m *Model) resize(w, h int) tea.Cmd {
 		}
 	}
 	return tea.Batch(cmds...)
+}
+
+// toggleLayout switches between the list alone (the detail pane opens
+// over it on enter, as on a narrow screen) and list + detail.
+func (m *Model) toggleLayout() tea.Cmd {
+	if m.width < stackMin {
+		return m.status.set(fmt.Sprintf("list + detail needs %d columns; enter opens the session", stackMin), false)
+	}
+	m.listOnly = !m.listOnly
+	if m.listOnly && m.focus == focusDetail {
+		m.setFocus(focusList)
+	}
+	text := "list + detail"
+	if m.listOnly {
+		text = "list only · enter opens the session, esc comes back"
+	}
+	return tea.Batch(m.resize(m.width, m.height), m.status.set(text, false))
 }
 
 // View draws the screen from already-rendered parts; it never renders markdown.

@@ -163,6 +163,9 @@ func (l *listView) clamp() {
 	if l.selected >= l.offset+page {
 		l.offset = l.selected - page + 1
 	}
+	// A list that grew (a resize, fewer results) shows as many rows as
+	// fit: never rows scrolled out above while there is room below.
+	l.offset = min(l.offset, max(0, len(l.items)-page))
 	if l.offset < 0 {
 		l.offset = 0
 	}

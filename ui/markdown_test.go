@@ -5,7 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "github.com/charmbracelet/bubbletea"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/recall-dev/recall/assets"
 	"github.com/recall-dev/recall/store"
@@ -97,38 +96,6 @@ func TestQueryTermsAndHighlight(t *testing.T) {
 		if got := highlightTerms(tc.in, tc.terms); got != tc.want {
 			t.Errorf("highlightTerms(%q, %+v) = %q, want %q", tc.in, tc.terms, got, tc.want)
 		}
-	}
-}
-
-func TestLineInputEditing(t *testing.T) {
-	in := lineInput{width: 20}
-	for _, r := range "hello big world" {
-		in.Update(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
-	}
-	steps := []struct {
-		key  tea.KeyMsg
-		want string
-		pos  int
-	}{
-		{tea.KeyMsg{Type: tea.KeyCtrlW}, "hello big ", 10},
-		{tea.KeyMsg{Type: tea.KeyCtrlA}, "hello big ", 0},
-		{tea.KeyMsg{Type: tea.KeyDelete}, "ello big ", 0},
-		{tea.KeyMsg{Type: tea.KeyCtrlE}, "ello big ", 9},
-		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("b"), Alt: true}, "ello big ", 5},
-		{tea.KeyMsg{Type: tea.KeyCtrlK}, "ello ", 5},
-		{tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("数据\x1b[31m库\n")}, "ello 数据库 ", 9},
-		{tea.KeyMsg{Type: tea.KeyCtrlU}, "", 0},
-	}
-	for i, s := range steps {
-		in.Update(s.key)
-		if in.Value() != s.want || in.pos != s.pos {
-			t.Fatalf("step %d (%v): value %q pos %d, want %q pos %d", i, s.key, in.Value(), in.pos, s.want, s.pos)
-		}
-	}
-	// A long value scrolls; the view never exceeds prompt + width + cursor.
-	in.SetValue(strings.Repeat("数据库", 20))
-	if w := len([]rune(in.View())); w > 40 {
-		t.Fatalf("view too wide: %d runes", w)
 	}
 }
 

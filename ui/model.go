@@ -1,7 +1,7 @@
 // Package ui is recall's interactive terminal UI (Bubble Tea).
 //
-// One root model (Model) owns plain child structs: the search box (a Bubbles
-// textinput), the session list (listView), the detail pane (detailView: a
+// One root model (Model) owns plain child structs: the search box (Bubbles'
+// textinput, searchBox), the session list (listView), the detail pane (detailView: a
 // transcript rendered with Glamour), the streaming summary panel
 // (summaryPanel), the filters (filterSet) and the status line. Update only
 // dispatches; every piece of I/O — searching, loading and rendering a
@@ -18,12 +18,12 @@ package ui
 
 import (
 	"context"
-	"io"
 	"os"
 	"time"
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/store"
 )
 
 // focus is which region receives keys.
@@ -44,23 +44,32 @@ func (f focus) String() string {
 type Options struct {
 	// Style is the pinned Glamour style (JSON); nil uses Glamour's dark style.
 	Style []byte
-	// Limit is how many sessions the list fetches (default 50).
-	Limit int
 	// SummarizeTop is how many sessions S summarises (default 3).
 	SummarizeTop int
-	// Sources seeds the source filter before results reveal the sources present.
+	// Sources seeds the source filter until the backend has listed the
+	// sources the database holds.
 	Sources []string
 	// Query is typed into the search box at start.
 	Query string
 	// Now is the clock (tests pin it); nil is time.Now.
 	Now func() time.Time
-	// Clipboard receives OSC 52 sequences for y; nil is os.Stdout.
-	Clipboard io.Writer
+	// Clipboard is where y and Y copy to; nil is the system's
+	// (SystemClipboard over the terminal Run draws on).
+	Clipboard Clipboard
 	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
 	Notice string
 	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
 	// and markdown keep only bold, italic, underline, faint and reverse.
 	NoColor bool
+	// ResumeLine is the shell command that resumes a session (cd DIR &&
+	// AGENT --resume ID), which Y copies; nil: Y has nothing to copy.
+	ResumeLine func(store.Session) (string, error)
+	// Pick makes the TUI a picker (recall pick): enter ends it with the
+	// selected session, which Pick returns.
+	Pick bool
+	// Height > 0 draws the TUI in that many lines (inline under the prompt,
+	// with Pick) rather than the whole terminal.
+	Height int
 	// RefreshEvery is how often the database is checked for writes by other
 	// processes (recall watch, an import, an agent); 0 means 2 s, negative never.
 	RefreshEvery time.Duration
@@ -76,7 +85,7 @@ type Model struct {
 	md      *markdown
 	help    help.Model
 
-	input   lineInput
+	input   searchBox
 	list    listView
 	detail  detailView
 	summary summaryPanel
@@ -89,6 +98,9 @@ type Model struct {
 	showHelp      bool
 
 	seq        uint64 // search request id
+	topSeq     uint64 // the request whose answers put the selection on the top result
+	userMoved  bool   // the user moved the selection since the query last changed
+	listOnly   bool   // the layout toggle: the list alone, the detail pane on enter
 	cancel     context.CancelFunc
 	searching  bool
 	finalSeq   uint64 // the seq whose PhaseFinal answer arrived
@@ -97,15 +109,15 @@ type Model struct {
 	seqDetail  uint64
 	seqSummary uint64
 	quitting   bool
-	dbToken    string // the database's change token when the list was last refreshed
-	polled     bool   // the first (baseline) reading of dbToken was taken
+	picked     string // the session chosen with enter (Pick)
+
+	pendingExport pendingExport // e stopped at an existing file
+	dbToken       string        // the database's change token when the list was last refreshed
+	polled        bool          // the first (baseline) reading of dbToken was taken
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
 func New(ctx context.Context, backend Backend, opts Options) *Model {
-	if opts.Limit <= 0 {
-		opts.Limit = 50
-	}
 	if opts.SummarizeTop <= 0 {
 		opts.SummarizeTop = 3
 	}
@@ -116,7 +128,7 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		opts.RefreshEvery = defaultRefreshEvery
 	}
 	if opts.Clipboard == nil {
-		opts.Clipboard = os.Stdout
+		opts.Clipboard = SystemClipboard{Terminal: os.Stdout}
 	}
 	st := DefaultStyles()
 	if opts.NoColor {
@@ -126,15 +138,16 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	keyHelp.Styles = st.Keys
 	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
 		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
-	m.input = lineInput{prompt: "❯ ", placeholder: "search your agent history (F1: help)",
-		promptStyle: st.Search.Prompt, textStyle: st.Search.Text, phStyle: st.Search.Placeholder,
-		cursorStyle: st.Search.Cursor}
+	m.input = newSearchBox(st)
 	m.input.SetValue(opts.Query)
 	m.list = listView{styles: st, now: opts.Now, emptyMsg: "searching…", dirty: true}
 	m.detail.styles = st
 	m.status.styles = st
 	if opts.Notice != "" {
 		m.status.set(opts.Notice, false)
+	}
+	if opts.Pick {
+		m.keys.Open.SetHelp("enter", "pick")
 	}
 	m.setFocus(focusSearch)
 	m.resize(80, 24)
@@ -143,7 +156,23 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 
 // Init starts the first query (recent sessions for an empty box).
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.queryChanged(), m.pollChanges())
+	return tea.Batch(m.queryChanged(), m.pollChanges(), m.loadSources())
+}
+
+// sourcesMsg carries the sources the database holds.
+type sourcesMsg struct {
+	sources []string
+	err     error
+}
+
+// loadSources asks the backend which sources the database holds, so the
+// source filter offers only those.
+func (m *Model) loadSources() tea.Cmd {
+	ctx, backend := m.ctx, m.backend
+	return func() tea.Msg {
+		src, err := backend.Sources(ctx)
+		return sourcesMsg{sources: src, err: err}
+	}
 }
 
 // Update dispatches a message to the part of the model it concerns.
@@ -178,6 +207,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpireMsg:
 		m.status.expire(msg.id)
 		return m, nil
+	case exportExistsMsg:
+		return m, m.exportExists(msg)
+	case sourcesMsg:
+		if msg.err == nil {
+			m.filters.setSources(msg.sources)
+		}
+		return m, nil
+	}
+	// Anything else is the search box's own (a clipboard paste).
+	if m.focus == focusSearch {
+		return m, m.updateInput(msg)
 	}
 	return m, nil
 }
@@ -185,7 +225,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 // setFocus moves keyboard focus and updates which bindings are live.
 func (m *Model) setFocus(f focus) {
 	m.focus = f
-	m.input.focused = f == focusSearch
+	if f == focusSearch {
+		m.input.Focus()
+	} else {
+		m.input.Blur()
+	}
 	m.list.SetFocused(f == focusList)
 	m.keys.updateKeys(f, m.summary.open)
 }

@@ -56,5 +56,5 @@ func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
 	if !changed || baseline || m.searching {
 		return m.pollChanges()
 	}
-	return tea.Batch(m.pollChanges(), m.queryChanged())
+	return tea.Batch(m.pollChanges(), m.refresh())
 }

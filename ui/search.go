@@ -15,25 +15,39 @@ import (
 const firstRunText = `No sessions yet.
 
 Import your agents' history:
-  recall import
+  recall import all
 
 or try recall on a demo history:
   recall demo`
 
-// updateInput feeds a key to the search box and searches if the text changed.
-func (m *Model) updateInput(msg tea.KeyMsg) tea.Cmd {
-	if !m.input.Update(msg) {
-		return nil
+// updateInput feeds a message to the search box and searches if the text changed.
+func (m *Model) updateInput(msg tea.Msg) tea.Cmd {
+	changed, cmd := m.input.Update(msg)
+	if !changed {
+		return cmd
 	}
-	return m.queryChanged()
+	return tea.Batch(cmd, m.queryChanged())
 }
 
-// queryChanged starts a new request for the current query and filters: it
+// queryChanged searches again because the user changed the query or the
+// filters: the selection goes to the top result of each answer (the first
+// paint, then the ranked list), until the user moves it.
+func (m *Model) queryChanged() tea.Cmd {
+	cmd := m.search()
+	m.topSeq, m.userMoved = m.seq, false
+	return cmd
+}
+
+// refresh searches again for the same query (another process wrote, an
+// agent resumed from here returned): the selection stays on its session.
+func (m *Model) refresh() tea.Cmd { return m.search() }
+
+// search starts a new request for the current query and filters: it
 // bumps the request id, cancels the request in flight and asks at once (no
 // debounce: the first phase is meant to answer within a frame). A non-empty
 // query asks twice in sequence: PhaseFirst for the newest hits, painted
 // immediately, then PhaseFinal for the ranked list.
-func (m *Model) queryChanged() tea.Cmd {
+func (m *Model) search() tea.Cmd {
 	m.seq++
 	if m.cancel != nil {
 		m.cancel()
@@ -41,16 +55,15 @@ func (m *Model) queryChanged() tea.Cmd {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel = cancel
 	m.searching = true
-	seq, backend, q, now, limit := m.seq, m.backend, strings.TrimSpace(m.input.Value()), m.opts.Now(), m.opts.Limit
+	seq, backend, q, now := m.seq, m.backend, strings.TrimSpace(m.input.Value()), m.opts.Now()
 	if q == "" {
-		o := m.filters.list(now, m.opts.Limit)
+		o := m.filters.list(now)
 		filtered := m.filters.active()
 		return func() tea.Msg {
 			list, err := backend.Browse(ctx, o)
 			items := make([]Item, len(list))
 			for i, s := range list {
-				items[i] = Item{SessionID: s.ID, RootID: s.ID, Title: s.Title, Source: s.Source, Model: s.Model,
-					When: s.LastActive, Messages: s.MessageCount, Preview: s.Preview, Cwd: s.Cwd}
+				items[i] = browseItem(s)
 			}
 			return resultsMsg{seq: seq, phase: store.PhaseFinal, browse: true, items: items, err: err,
 				index: map[bool]store.Index{true: "filtered", false: "recent"}[filtered]}
@@ -62,8 +75,11 @@ func (m *Model) queryChanged() tea.Cmd {
 		f := f
 		f.Phase = phase
 		return func() tea.Msg {
-			d, err := backend.Discover(ctx, SearchRequest{Query: q, Filter: f, Limit: limit})
-			return resultsMsg{seq: seq, phase: phase, query: q, items: d.Items, index: d.Index, elapsed: d.Elapsed, err: err}
+			d, err := backend.Discover(ctx, q, f)
+			if err != nil {
+				return resultsMsg{seq: seq, phase: phase, query: q, err: err}
+			}
+			return resultsMsg{seq: seq, phase: phase, query: q, items: searchItems(d), index: d.Index, elapsed: d.Elapsed}
 		}
 	}
 	final := ask(store.PhaseFinal)
@@ -108,24 +124,39 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 	}
 	m.lastQuery = msg.query
 	m.emptyDB = msg.browse && len(msg.items) == 0 && !m.filters.active()
-	switch {
-	case m.emptyDB:
-		m.list.emptyMsg = firstRunText
-	case msg.browse:
-		m.list.emptyMsg = "no sessions match the filters"
-	default:
-		m.list.emptyMsg = "no matches — try OR, a prefix*, or fewer words (F1 for syntax)"
-	}
+	m.list.emptyMsg = m.emptyText(msg.browse)
 	m.filters.learnSources(msg.items)
 	m.status.setSearch(msg.index, msg.elapsed, len(msg.items), msg.browse)
 	before := m.list.SelectedID()
 	m.list.SetItems(msg.items)
+	if msg.seq == m.topSeq && !m.userMoved {
+		m.list.Select(0)
+	}
 	m.list.dirty = true
+	if len(msg.items) == 0 && m.focus != focusSearch {
+		// Nothing to move through: the keyboard goes back to the query.
+		m.setFocus(focusSearch)
+	}
 	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query {
 		return m.selectionChanged()
 	}
 	m.selectionRefreshed() // same session: the detail pane counts the new answer's hits (detail.go)
 	return nil
+}
+
+// emptyText is what the list says when an answer is empty.
+func (m *Model) emptyText(browse bool) string {
+	filters := m.filters.describe()
+	switch {
+	case m.emptyDB:
+		return firstRunText
+	case browse:
+		return "no sessions with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters"
+	case filters != "":
+		return "no matches with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters\n" +
+			"or try OR, a prefix*, fewer words\n(F1 for the syntax)"
+	}
+	return "no matches\ntry OR, a prefix*, or fewer words\n(F1 for the syntax)"
 }
 
 // move moves the selection, or scrolls the detail pane when it has focus.
@@ -153,6 +184,7 @@ func (m *Model) move(msg tea.KeyMsg) tea.Cmd {
 		return nil
 	}
 	var changed bool
+	m.userMoved = true
 	switch {
 	case key.Matches(msg, k.Up):
 		changed = m.list.Move(-1)

@@ -25,7 +25,7 @@ type summaryStream struct {
 	mu       sync.Mutex
 	titles   []string
 	texts    []strings.Builder
-	final    []*SummaryEvent
+	final    []*recall.Summary
 	version  uint64 // bumped on every event
 	finished bool
 	canceled bool
@@ -34,11 +34,11 @@ type summaryStream struct {
 
 func newSummaryStream(titles []string, hasModel bool) *summaryStream {
 	return &summaryStream{titles: titles, texts: make([]strings.Builder, len(titles)),
-		final: make([]*SummaryEvent, len(titles)), hasModel: hasModel}
+		final: make([]*recall.Summary, len(titles)), hasModel: hasModel}
 }
 
 // add records one event; safe for concurrent use.
-func (s *summaryStream) add(ev SummaryEvent) {
+func (s *summaryStream) add(ev recall.SummaryEvent) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if ev.Index < 0 || ev.Index >= len(s.texts) {
@@ -47,9 +47,9 @@ func (s *summaryStream) add(ev SummaryEvent) {
 	if ev.Delta != "" {
 		s.texts[ev.Index].WriteString(ev.Delta)
 	}
-	if ev.Done {
-		e := ev
-		s.final[ev.Index] = &e
+	if ev.Done && ev.Summary != nil {
+		sum := *ev.Summary
+		s.final[ev.Index] = &sum
 	}
 	s.version++
 }
@@ -79,7 +79,7 @@ func (s *summaryStream) snapshot() (doc string, version uint64, finished bool) {
 			}
 			// An offline summary names itself in its first line; that
 			// line is the label, so it is said once.
-			if h := recall.ExtractiveHeading; f.Kind == SummaryExtractive && strings.HasPrefix(text, h) {
+			if h := recall.ExtractiveHeading; f.Kind == recall.SummaryExtractive && strings.HasPrefix(text, h) {
 				text = strings.TrimPrefix(text, h)
 			}
 			if label := kindLabel(f.Kind, f.Reason, f.Model); label != "" {
@@ -108,16 +108,16 @@ const extractiveLabel = "offline summary (no model configured)"
 
 // kindLabel is the visible label of a summary that is not a model's answer,
 // or names the model.
-func kindLabel(k SummaryKind, reason, model string) string {
+func kindLabel(k recall.SummaryKind, reason, model string) string {
 	switch k {
-	case SummaryExtractive:
+	case recall.SummaryExtractive:
 		return extractiveLabel
-	case SummaryRawPreview:
+	case recall.SummaryRawPreview:
 		if reason != "" {
 			return "raw preview: the model failed (" + termtext.OneLine(termtext.Sanitize(reason)) + ")"
 		}
 		return "raw preview: the model failed"
-	case SummaryModel:
+	case recall.SummaryModel:
 		if model != "" {
 			return "summary by " + termtext.OneLine(termtext.Sanitize(model))
 		}
@@ -179,7 +179,7 @@ func (m *Model) startSummary(items []Item) tea.Cmd {
 	p.cancel = cancel
 	seq, stream, backend, query := p.seq, p.stream, m.backend, m.lastQuery
 	run := func() tea.Msg {
-		backend.Summarize(ctx, query, items, stream.add)
+		backend.Summarize(ctx, query, results(items), stream.add)
 		stream.finish(ctx.Err() != nil)
 		return summaryDoneMsg{seq: seq}
 	}

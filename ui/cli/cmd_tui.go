@@ -2,7 +2,12 @@ package cli
 
 import (
 	"errors"
+	"fmt"
+	"io"
 	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 
 	"github.com/muesli/termenv"
@@ -22,23 +27,42 @@ func runTUI(env *Env, c *Command, args []string) error {
 	if fs.NArg() > 0 && *query == "" {
 		*query = strings.Join(fs.Args(), " ")
 	}
-	st, err := env.openForRead()
+	if !env.StdoutIsTerminal {
+		return errNoTerminal
+	}
+	st, err := openWithNotice(env.Stdout, env.openForRead)
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	return openTUI(env, st, *query, "")
+	_, err = openTUI(env, st, tuiOptions{query: *query})
+	return err
 }
 
 // errNoTerminal is returned when the TUI is asked for without a terminal.
 var errNoTerminal = errors.New("the terminal UI needs a terminal; for scripts use 'recall search' or 'recall messages'")
 
-// openTUI runs the TUI over st with the configured model (if any); notice is
-// shown in the status line at start.
-func openTUI(env *Env, st *store.Store, query, notice string) error {
-	if !env.StdoutIsTerminal {
-		return errNoTerminal
+// tuiOptions is how a command opens the TUI.
+type tuiOptions struct {
+	query, notice string
+	// term is the terminal to draw on and read keys from; nil is stdin and
+	// stdout (recall pick draws on /dev/tty: its stdout is the answer).
+	term *os.File
+	// pick makes enter end the TUI with the selected session (recall pick);
+	// height > 0 draws it inline in that many lines, not on the alternate screen.
+	pick   bool
+	height int
+}
+
+// openTUI runs the TUI over st with the configured model (if any). With
+// o.pick it returns the session chosen ("" when none was).
+func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
+	var in io.Reader = env.Stdin
+	var out io.Writer = env.Stdout
+	if o.term != nil {
+		in, out = o.term, o.term
 	}
+	notice := o.notice
 	cfg, err := llm.Load(os.Getenv)
 	if err != nil {
 		notice = joinNotice(notice, "model config ignored: "+err.Error())
@@ -49,16 +73,56 @@ func openTUI(env *Env, st *store.Store, query, notice string) error {
 	if err != nil {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
-	opts := ui.Options{Style: style, Query: query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(env)}
-	return ui.Run(env.Ctx, ui.NewEngineBackend(eng, st), opts, env.Stdin, env.Stdout)
+	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
+		Pick: o.pick, Height: o.height, ResumeLine: resumeLine}
+	b := ui.NewEngineBackend(eng, st)
+	if o.pick {
+		return ui.Pick(env.Ctx, b, opts, in, out)
+	}
+	return "", ui.Run(env.Ctx, b, opts, in, out)
 }
 
-// noColor reports whether the TUI must draw without colour: NO_COLOR or
-// CLICOLOR=0, or a terminal termenv rates colourless (TERM=dumb, or CI set,
-// which termenv takes for "not a terminal"). Without colour the TUI still
-// marks hits and the selection with reverse video and bold.
-func noColor(env *Env) bool {
-	return termenv.NewOutput(env.Stdout).EnvColorProfile() == termenv.Ascii
+// noColor reports whether the TUI must draw on out without colour: NO_COLOR
+// or CLICOLOR=0, or a terminal termenv rates colourless (TERM=dumb, or CI
+// set, which termenv takes for "not a terminal"). Without colour the TUI
+// still marks hits and the selection with reverse video and bold.
+func noColor(out io.Writer) bool {
+	return termenv.NewOutput(out).EnvColorProfile() == termenv.Ascii
+}
+
+// openWithNotice opens the store; when the search engine has never run on
+// this machine (SQLite's WebAssembly is compiled once, ~2 s, then cached) it
+// says so on the terminal first, instead of a blank screen, and wipes the
+// line once the store is open.
+func openWithNotice(term io.Writer, open func() (*store.Store, error)) (*store.Store, error) {
+	if !compileCacheCold() {
+		return open()
+	}
+	fmt.Fprint(term, "recall: preparing the search engine (first run only)…")
+	st, err := open()
+	fmt.Fprint(term, "\r\x1b[2K")
+	return st, err
+}
+
+// compileCacheCold reports whether wazero has no compiled SQLite in the
+// store's compile cache for this build. wazero keeps it under
+// <dir>/wazero-<its version>-<arch>-<os>, its version being what the
+// build's go.mod requires ("dev" when the build records none).
+func compileCacheCold() bool {
+	dir := store.CompileCacheDir
+	if dir == "" {
+		return false // no cache: every run compiles, and it is not a first run
+	}
+	version := "dev"
+	if info, ok := debug.ReadBuildInfo(); ok {
+		for _, dep := range info.Deps {
+			if dep.Path == "github.com/tetratelabs/wazero" && dep.Version != "" && dep.Version != "(devel)" {
+				version = dep.Version
+			}
+		}
+	}
+	entries, err := os.ReadDir(filepath.Join(dir, "wazero-"+version+"-"+runtime.GOARCH+"-"+runtime.GOOS))
+	return err != nil || len(entries) == 0
 }
 
 // tuiStyle is the pinned Glamour style embedded from assets/styles/recall.json.

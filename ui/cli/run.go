@@ -96,6 +96,12 @@ func report(env *Env, c *Command, err error) int {
 	if err == nil || errors.Is(err, flag.ErrHelp) {
 		return 0
 	}
+	// An error that carries its own exit status and no message (recall
+	// pick cancelled) ends the process quietly with that status.
+	var coded interface{ ExitCode() int }
+	if errors.As(err, &coded) && err.Error() == "" {
+		return coded.ExitCode()
+	}
 	prefix := "recall"
 	if c != nil {
 		prefix += " " + c.Name
