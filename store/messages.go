@@ -54,10 +54,12 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 			ts = now()
 		}
 		content := cleanContent(m.Content)
-		err := tx.c.run(`INSERT INTO messages(session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp,
-				token_count, finish_reason, reasoning) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-			m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
-			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning))
+		args := []any{m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
+			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning)}
+		if tx.s.layout.hasDisplayState() {
+			args = append(args, boolInt(!m.Inactive), boolInt(m.Compacted), nullString(m.DisplayKind))
+		}
+		err := tx.c.run(tx.s.layout.insertMessageSQL(), args...)
 		if err != nil {
 			return inserted, fmt.Errorf("insert message in %s: %w", m.SessionID, err)
 		}
@@ -128,6 +130,27 @@ func cleanContent(s string) string {
 	return s
 }
 
+// hasDisplayState reports the Hermes v11+ visibility columns (active,
+// compacted, display_kind), which every recall database has.
+func (l layout) hasDisplayState() bool {
+	return l.messageCols["active"] && l.messageCols["compacted"] && l.messageCols["display_kind"]
+}
+
+func (l layout) insertMessageSQL() string {
+	const cols = "session_id, role, content, tool_call_id, tool_calls, tool_name, timestamp, token_count, finish_reason, reasoning"
+	if l.hasDisplayState() {
+		return "INSERT INTO messages(" + cols + ", active, compacted, display_kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+	}
+	return "INSERT INTO messages(" + cols + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func nullInt(n int) any {
 	if n == 0 {
 		return nil
@@ -155,6 +178,8 @@ func (l layout) messageSelect() string {
 		"COALESCE(m.tool_calls, '')", "COALESCE(m.tool_name, '')", "COALESCE(m.timestamp, 0)",
 		"COALESCE(m.token_count, 0)", "COALESCE(" + l.messageCol("finish_reason", "NULL") + ", '')",
 		"COALESCE(" + l.messageCol("reasoning", "NULL") + ", '')",
+		"COALESCE(" + l.messageCol("active", "1") + ", 1)", "COALESCE(" + l.messageCol("compacted", "0") + ", 0)",
+		"COALESCE(" + l.messageCol("display_kind", "NULL") + ", '')",
 	}, ", ")
 }
 
@@ -164,6 +189,7 @@ func scanMessage(st stmtRow) Message {
 		Content: DecodeContent(st.ColumnText(3)), ToolCallID: st.ColumnText(4), ToolCalls: st.ColumnText(5),
 		ToolName: st.ColumnText(6), Timestamp: fromEpoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8),
 		FinishReason: st.ColumnText(9), Reasoning: st.ColumnText(10),
+		Inactive: st.ColumnInt(11) == 0, Compacted: st.ColumnInt(12) != 0, DisplayKind: st.ColumnText(13),
 	}
 }
 

@@ -45,6 +45,16 @@ type Message struct {
 	// SourceKey, when set, identifies the message in the source it was imported
 	// from; a second insert with the same key is skipped (idempotent imports).
 	SourceKey string
+	// Inactive is Hermes's active = 0: a row rewound away, or, with
+	// Compacted, one folded into a compaction summary (still searched, as
+	// Hermes searches it, but not part of the live conversation).
+	Inactive  bool
+	Compacted bool
+	// DisplayKind is Hermes's messages.display_kind: "hidden" rows are never
+	// shown or searched; recall also marks text an agent wrote itself into
+	// a user record (see DisplayKind* in FORMATS.md), so that it is never
+	// presented as something the person typed. "" is an ordinary message.
+	DisplayKind string
 }
 
 // SessionSummary is a session row for lists: what the browse mode shows,
