@@ -134,12 +134,17 @@ func runSearch(env *Env, c *Command, args []string) error {
 		return err
 	}
 	summarize := !a.noSummary && len(d.Results) > 0
-	printDiscovery(env, e, d, summarize)
+	printDiscovery(env, d)
 	if summarize {
 		fmt.Fprintln(env.Stdout)
 		p := newSummaryPrinter(env, d.Results)
 		e.Summarize(env.Ctx, a.query, d.Results, p.on)
 		p.finish()
+		if !e.HasModel() {
+			// Each summary is headed "Offline summary (no model configured)";
+			// this says once, after them, how to get model summaries instead.
+			fmt.Fprintln(env.Stdout, "\n(for model summaries set RECALL_LLM_BASE_URL and RECALL_LLM_MODEL; see the README's \"Summaries\")")
+		}
 	}
 	return nil
 }
@@ -152,7 +157,7 @@ func searchFailed(env *Env, a searchArgs, err error) error {
 	return err
 }
 
-func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize bool) {
+func printDiscovery(env *Env, d *recall.Discovery) {
 	w := env.Stdout
 	if d.Notice != "" {
 		fmt.Fprintln(env.Stderr, "recall search: note: "+termtext.Sanitize(d.Notice))
@@ -188,9 +193,6 @@ func printDiscovery(env *Env, e *recall.Engine, d *recall.Discovery, summarize b
 			last := r.BookendEnd[n-1]
 			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, field(last.Role), termtext.Line(recall.ReadableText(last), 100))
 		}
-	}
-	if summarize && !e.HasModel() {
-		fmt.Fprintln(w, "\n(no model configured: offline summaries; set RECALL_LLM_BASE_URL and RECALL_LLM_MODEL for model summaries)")
 	}
 }
 

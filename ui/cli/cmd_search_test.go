@@ -258,3 +258,23 @@ func TestSearchUsage(t *testing.T) {
 		t.Errorf("missing database: exit %d %q", code, errs)
 	}
 }
+
+// TestSearchTextSaysNoModelOnce: without a model every summary is headed
+// "Offline summary (no model configured)"; the hint on how to configure one
+// comes once, after the last summary, not as a second "no model" line
+// between the evidence and the summaries.
+func TestSearchTextSaysNoModelOnce(t *testing.T) {
+	noModel(t)
+	db := searchDB(t)
+	code, out, errOut := runCLI(t, false, "--db", db, "search", "overlay network")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if n, want := strings.Count(out, "no model configured"), strings.Count(out, "── "); n != want || want == 0 {
+		t.Errorf(`"no model configured" %d times for %d summaries:\n%s`, n, want, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if last := lines[len(lines)-1]; !strings.Contains(last, "RECALL_LLM_BASE_URL") || strings.Count(out, "RECALL_LLM_BASE_URL") != 1 {
+		t.Errorf("the configuration hint is not the one last line:\n%s", out)
+	}
+}
