@@ -1,9 +1,11 @@
 package ui
 
 import (
+	"fmt"
 	"strings"
 
 	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -32,7 +34,7 @@ func (m *Model) helpView() string {
 	st := m.styles.Help
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Keys"))
-	intro := "  (any key closes this help; letter keys act when the list or detail pane has focus)"
+	intro := "  (↑/↓ scroll, any other key closes; letter keys act in the list and detail panes)"
 	for i, l := range termtext.Wrap(intro, max(10, m.width-4), "  ") {
 		if i > 0 {
 			b.WriteString("\n")
@@ -55,6 +57,63 @@ func (m *Model) helpView() string {
 		b.WriteString("\n" + st.Body.Render(l))
 	}
 	return b.String()
+}
+
+// helpLines is the help view cut into lines of exactly the screen's width.
+func (m *Model) helpLines() []string {
+	lines := strings.Split(m.helpView(), "\n")
+	for i, l := range lines {
+		lines[i] = fit(l, m.width)
+	}
+	return lines
+}
+
+// helpBody is the help in h lines. When it is taller (80x24 cannot hold
+// the key table and the syntax), the movement keys scroll it, and the last
+// line says where the window is and how to move it, as less does.
+func (m *Model) helpBody(h int) string {
+	lines := m.helpLines()
+	if len(lines) <= h {
+		return strings.Join(fitLines(strings.Join(lines, "\n"), m.width, h), "\n")
+	}
+	s := m.helpScroll // a copy: drawing never moves the window
+	s.SetLines(lines)
+	s.SetSize(m.width, h-1)
+	pct, _ := s.Percent()
+	footer := fmt.Sprintf("── %d%% · ↑/↓ pgup/pgdn g/G scroll · any other key closes ", pct)
+	return s.View() + "\n" + fit(m.styles.Help.Title.Render(footer), m.width)
+}
+
+// helpKey handles a key while the help is open: the movement keys (in any
+// focus: j and k scroll here even from the search box) scroll it, any other
+// key closes it.
+func (m *Model) helpKey(msg tea.KeyMsg) {
+	all := DefaultKeyMap()
+	s := m.helpWindow()
+	switch {
+	case key.Matches(msg, all.Up):
+		s.ScrollBy(-1)
+	case key.Matches(msg, all.Down):
+		s.ScrollBy(1)
+	case key.Matches(msg, all.PageUp):
+		s.ScrollBy(-max(1, s.height-1))
+	case key.Matches(msg, all.PageDown):
+		s.ScrollBy(max(1, s.height-1))
+	case key.Matches(msg, all.Top):
+		s.GotoTop()
+	case key.Matches(msg, all.Bottom):
+		s.GotoBottom()
+	default:
+		m.showHelp = false
+		s.GotoTop()
+	}
+}
+
+// helpWindow is the help's scroller, set to the current content and size.
+func (m *Model) helpWindow() *scroller {
+	m.helpScroll.SetLines(m.helpLines())
+	m.helpScroll.SetSize(m.width, m.layout.bodyH-1)
+	return &m.helpScroll
 }
 
 // keyTable lays the key groups out as columns, each as wide as its widest

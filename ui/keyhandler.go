@@ -37,7 +37,7 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.quit()
 	}
 	if m.showHelp {
-		m.showHelp = false
+		m.helpKey(msg)
 		return nil
 	}
 	if m.finding() { // the in-pane search prompt takes every key (find.go)
@@ -224,6 +224,9 @@ func (m *Model) handleMouse(msg tea.MouseMsg) tea.Cmd {
 		return nil
 	}
 	switch {
+	case m.showHelp:
+		m.helpWindow().ScrollBy(3 * delta)
+		return nil
 	case inDetail:
 		v := m.detailScroller()
 		v.ScrollBy(3 * delta)

@@ -151,7 +151,7 @@ func (m *Model) searchLine(w int) string {
 func (m *Model) body() string {
 	l := m.layout
 	if m.showHelp {
-		return strings.Join(fitLines(m.helpView(), m.width, l.bodyH), "\n")
+		return m.helpBody(l.bodyH)
 	}
 	switch l.mode {
 	case layoutWide:

@@ -96,6 +96,7 @@ type Model struct {
 	focus         focus
 	width, height int
 	showHelp      bool
+	helpScroll    scroller // the help's window when it is taller than the screen
 
 	seq        uint64 // search request id
 	topSeq     uint64 // the request whose answers put the selection on the top result
