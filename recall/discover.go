@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -419,11 +420,11 @@ func (l *lineage) session(ctx context.Context, id string) (*sessionMeta, error) 
 
 // Browse lists recent sessions (newest activity first) without a query and
 // without a model: Hermes's browse mode. Hidden sources are left out and a
-// zero Limit means Options.Sessions.
+// zero Limit means Options.Recent, else Options.Sessions.
 func (e *Engine) Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
 	o.ExcludeSources = append(slices.Clone(o.ExcludeSources), HiddenSources...)
 	if o.Limit <= 0 {
-		o.Limit = e.opts.Sessions
+		o.Limit = cmp.Or(e.opts.Recent, e.opts.Sessions)
 	}
 	list, err := e.st.RecentSessions(ctx, o)
 	if err != nil {

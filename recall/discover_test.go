@@ -239,6 +239,30 @@ func TestBrowse(t *testing.T) {
 	}
 }
 
+// TestBrowseLength: with no number asked, Browse lists Options.Recent
+// sessions (the TUI's long recent list), else Options.Sessions; a search
+// still stops at Sessions.
+func TestBrowseLength(t *testing.T) {
+	f := openFixture(t)
+	all, err := New(f.st, Options{}).Browse(context.Background(), store.ListOptions{Limit: 100})
+	if err != nil || len(all) < 3 {
+		t.Fatalf("fixture browse: %d sessions, %v", len(all), err)
+	}
+	for _, tc := range []struct {
+		opts Options
+		want int
+	}{
+		{Options{Sessions: 1}, 1},
+		{Options{Sessions: 1, Recent: 100}, len(all)},
+		{Options{Sessions: 2, Recent: 3}, 3},
+	} {
+		got, err := New(f.st, tc.opts).Browse(context.Background(), store.ListOptions{})
+		if err != nil || len(got) != tc.want {
+			t.Errorf("%+v: %d sessions (%v), want %d", tc.opts, len(got), err, tc.want)
+		}
+	}
+}
+
 // TestDiscoverCarriesTheParse: a Discovery and each of its results carry
 // the store's parse of the query, so Summarize and the TUI look for the
 // terms the index matched (deploy, not the excluded docker).

@@ -56,6 +56,7 @@ const (
 // Options configures an Engine.
 type Options struct {
 	Sessions    int         // top N unique sessions (default 3, clamp 1..10)
+	Recent      int         // sessions Browse lists when asked for no number (default Sessions)
 	Concurrency int         // summaries in flight (default 3, clamp 1..5; else the config's max_concurrency)
 	Budget      int         // transcript window in characters (default 100_000)
 	LLM         *llm.Config // nil = no model configured: offline extractive summaries

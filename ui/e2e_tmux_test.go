@@ -278,7 +278,10 @@ func TestTmuxBehaviour(t *testing.T) {
 		if n == nil {
 			t.Fatalf("no session count:\n%s", screen)
 		}
-		if shown := strings.Count(screen, " msgs"); itoa(shown) != n[1] {
+		// The list fills its pane again: every session when they fit, else
+		// a pane's worth (56 body lines hold 18 rows of 3 lines).
+		total, _ := strconv.Atoi(n[1])
+		if shown := strings.Count(screen, " msgs"); shown < min(total, 18) {
 			t.Fatalf("200x60 after 20x6: %s sessions, %d shown:\n%s", n[1], shown, screen)
 		}
 	})

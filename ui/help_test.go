@@ -19,7 +19,7 @@ func TestHelpScrollsWhenTaller(t *testing.T) {
 	if strings.Contains(d.screen(), last) {
 		t.Fatalf("the whole help fits 80x24; this test needs a taller one:\n%s", d.screen())
 	}
-	if !strings.Contains(d.screen(), "any other key closes") {
+	if !strings.Contains(d.screen(), "g/G scroll") {
 		t.Errorf("no scroll hint on a help taller than the screen:\n%s", d.screen())
 	}
 	d.key("jjj") // batched runes, search box focused
@@ -44,7 +44,7 @@ func TestHelpScrollsWhenTaller(t *testing.T) {
 	}
 	d = newDriver(t, demoBackend(), 120, 40)
 	d.key("f1")
-	if s := d.screen(); !strings.Contains(s, last) || strings.Contains(s, "any other key closes") {
+	if s := d.screen(); !strings.Contains(s, last) || strings.Contains(s, "g/G scroll") {
 		t.Errorf("at 120x40 the help fits: no scroll hint wanted, all of it shown:\n%s", s)
 	}
 }

@@ -54,6 +54,12 @@ type tuiOptions struct {
 	height int
 }
 
+// tuiRecent is how many sessions the TUI lists with an empty search box:
+// a screenful is never the whole history, and the list is one indexed
+// query (newest activity first, a preview each), so a long one costs
+// little; a search still shows Hermes's 10 best sessions.
+const tuiRecent = 200
+
 // openTUI runs the TUI over st with the configured model (if any). With
 // o.pick it returns the session chosen ("" when none was).
 func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
@@ -68,7 +74,7 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 		notice = joinNotice(notice, "model config ignored: "+err.Error())
 		cfg = nil
 	}
-	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions, LLM: cfg})
+	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions, Recent: tuiRecent, LLM: cfg})
 	style, err := tuiStyle()
 	if err != nil {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
