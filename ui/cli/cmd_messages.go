@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -81,7 +82,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 			role += ":" + field(h.ToolName)
 		}
 		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), role, field(h.Source),
-			title, humanSnippet(h.Snippet, env.StdoutIsTerminal))
+			title, humanSnippet(recall.ReadableSnippet(h.Snippet), env.StdoutIsTerminal))
 	}
 	noun := "hits"
 	if len(res.Hits) == 1 {
