@@ -171,7 +171,10 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 		return p.set(set, t)
 	}
-	if isString(obj["sessionId"]) && isString(obj["projectHash"]) {
+	if isString(obj["sessionId"]) {
+		// The metadata record. projectHash is not required: files from
+		// older builds (and copied ones) lack it, and Gemini's loader
+		// takes the session id from sessionId whenever it is present.
 		return p.setMeta(obj)
 	}
 	t.Skip() // a record kind this version does not know
