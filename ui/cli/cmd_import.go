@@ -38,11 +38,17 @@ type importResult struct {
 	Elapsed time.Duration
 	Err     error // fatal: the source could not be imported at all
 	Notice  string
+	// wrong is set when the paths named hold another importer's format
+	// and nothing was imported (Err says which command reads them).
+	wrong bool
 }
 
 // failed is true when the source imported nothing because of a fatal error
 // (or because every one of its files failed).
 func (r importResult) failed() bool {
+	if r.wrong {
+		return true
+	}
 	if r.Err != nil {
 		return r.Report.Files == 0 && r.Report.Messages == 0
 	}
@@ -287,6 +293,11 @@ func importSource(env *Env, st *store.Store, src importer.Source, paths []string
 		res.Report = rep
 		if err != nil && !errors.Is(err, context.Canceled) {
 			res.Err = err
+		}
+		if err == nil && len(files) > 0 {
+			if werr := wrongFormat(src, files, rep); werr != nil {
+				res.Err, res.wrong = werr, true
+			}
 		}
 	}
 	if stdin && env.Ctx.Err() == nil {
