@@ -28,6 +28,16 @@ var (
 	FormatJSONL  = Format{Source: "jsonl", Alias: "jsonl", What: "recall's JSONL (one message per line)"}
 )
 
+// FormatOf is the Format an importer reads, by its Name.
+func FormatOf(source string) Format {
+	for _, f := range []Format{FormatClaude, FormatCodex, FormatGemini, FormatHermes, FormatJSONL} {
+		if f.Source == source {
+			return f
+		}
+	}
+	return Format{Source: source, Alias: source, What: "a " + source + " file"}
+}
+
 // Bounds of the sniffing: the records it reads, the longest line it keeps
 // and the largest whole-file JSON document it parses.
 const (
@@ -89,6 +99,19 @@ func Detect(path string) Format {
 		return Format{}
 	}
 	return best
+}
+
+// IsWholeDocument reports whether the file at path is one JSON document
+// spread over several lines (an object, as Gemini CLI and old Codex write
+// whole sessions) rather than JSON Lines.
+func IsWholeDocument(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	_, ok := wholeDocument(bufio.NewReaderSize(f, 64<<10))
+	return ok
 }
 
 // wholeDocument reads a file that is one JSON document over several lines

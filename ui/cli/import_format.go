@@ -42,6 +42,22 @@ func wrongFormat(src importer.Source, paths []string, rep importer.Report) error
 	return errors.New(strings.Join(hints, "; "))
 }
 
+// nothingImportable is the error for an import whose every record was
+// malformed (the problem lines say why): not one was ordinary input that
+// happened to hold nothing new.
+func nothingImportable(src importer.Source, rep importer.Report) error {
+	torn := 0
+	for _, p := range rep.Problems {
+		if p.Msg == importer.IncompleteLine {
+			torn++
+		}
+	}
+	if rep.Messages > 0 || rep.Sessions > 0 || rep.Unchanged > 0 || rep.Skipped > 0 || rep.Malformed-torn <= 0 {
+		return nil
+	}
+	return fmt.Errorf("nothing could be imported: every record read was malformed (%d); is it %s?", rep.Malformed, importer.FormatOf(src.Name()).What)
+}
+
 // firstDataFile is the first file under dir (in walk order, within a few
 // hundred entries) with a name an agent's history file has.
 func firstDataFile(dir string) string {

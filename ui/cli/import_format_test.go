@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -46,5 +47,32 @@ func TestImportWrongFormat(t *testing.T) {
 		if code, _, errOut := runCLI(t, false, "--db", db, "import", source, path); code != 0 || strings.Contains(errOut, "looks like") {
 			t.Errorf("import %s %s: exit %d, %s", source, filepath.Base(path), code, errOut)
 		}
+	}
+}
+
+// TestImportNothingImportable: a file none of whose records could be read
+// exits non-zero after its problem lines; a pretty-printed JSON document is
+// one problem ("one JSON document, not JSON Lines"), not one "invalid
+// JSON" per line; a transcript whose only line is still being written is
+// not an error.
+func TestImportNothingImportable(t *testing.T) {
+	dir := t.TempDir()
+	pretty := filepath.Join(dir, "package.json")
+	torn := filepath.Join(dir, "torn.jsonl")
+	for path, body := range map[string]string{
+		pretty: "{\n  \"name\": \"app\",\n  \"version\": \"1.0.0\"\n}\n",
+		torn:   `{"type":"user","uuid":"u1","sessionId":"s1","message":{"role":"user","content":"still bei`,
+	} {
+		if err := os.WriteFile(path, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errOut := runCLI(t, false, "--db", filepath.Join(dir, "a.db"), "import", "claude", pretty)
+	if code != 1 || !strings.Contains(out, "package.json:1: the file is one JSON document, not JSON Lines (one record per line): not a Claude Code transcript") ||
+		strings.Contains(out, "invalid JSON") || !strings.Contains(errOut, "nothing could be imported") {
+		t.Errorf("pretty JSON: exit %d\nstdout %s\nstderr %s", code, out, errOut)
+	}
+	if code, out, errOut := runCLI(t, false, "--db", filepath.Join(dir, "b.db"), "import", "claude", torn); code != 0 || !strings.Contains(out, "incomplete last line") {
+		t.Errorf("torn only line: exit %d\nstdout %s\nstderr %s", code, out, errOut)
 	}
 }
