@@ -70,6 +70,7 @@ func (tx *Tx) UpsertSession(sess Session) error {
 			cwd, git_branch)
 		VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, ?18)
 		ON CONFLICT(id) DO UPDATE SET
+			started_at = MIN(sessions.started_at, excluded.started_at),
 			model = COALESCE(sessions.model, excluded.model),
 			model_config = COALESCE(sessions.model_config, excluded.model_config),
 			title = COALESCE(sessions.title, excluded.title),

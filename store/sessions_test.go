@@ -51,6 +51,24 @@ func TestPendingParentLinkedLater(t *testing.T) {
 	}
 }
 
+// TestParentRowCompletedLater: a child imported before its parent (a
+// newest-first import) leaves a minimal parent row with the child's start;
+// the parent's own import completes it, its earlier start included.
+func TestParentRowCompletedLater(t *testing.T) {
+	ctx := context.Background()
+	st := mustOpen(t)
+	if err := st.CreateSession(ctx, Session{ID: "parent", Source: "codex", StartedAt: at(60)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := st.CreateSession(ctx, Session{ID: "parent", Source: "codex", Title: "fork me", Cwd: "/src", StartedAt: at(0)}); err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.Session(ctx, "parent")
+	if err != nil || !s.StartedAt.Equal(at(0)) || s.Title != "fork me" || s.Cwd != "/src" {
+		t.Errorf("parent %+v, %v: want started at %v, its title and cwd", s, err, at(0))
+	}
+}
+
 func TestTitlesUniqueAndResolve(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpen(t)

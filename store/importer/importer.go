@@ -11,6 +11,8 @@ package importer
 import (
 	"context"
 	"fmt"
+	"os"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -40,6 +42,15 @@ type Source interface {
 // after the last file.
 type Finisher interface {
 	Finish(ctx context.Context, st *store.Store) (Report, error)
+}
+
+// Grouper is implemented by sources whose files belong together: a Claude
+// Code session's sub-agent transcripts go with its main transcript, which
+// they name as parent. Run keeps a group's files in Discover order and
+// orders the groups by their newest file. Without it every file is its own
+// group.
+type Grouper interface {
+	Group(file string) string
 }
 
 // Retainer is implemented by sources whose agent deletes old history.
@@ -185,8 +196,52 @@ type Options struct {
 	Files []string
 }
 
+// newestFirst orders files so that the sessions written last are imported
+// first: a first import of a long history is useful (searchable for the
+// last weeks) within seconds, not when its oldest year is done. A file's
+// time is its mtime; a group (Grouper) goes by its newest file and keeps
+// its own order. Parents a child names before their own file is imported
+// get a minimal row that the parent's import completes (WriteSessions).
+func newestFirst(src Source, files []string) []string {
+	g, _ := src.(Grouper)
+	group := func(f string) string {
+		if g != nil {
+			return g.Group(f)
+		}
+		return f
+	}
+	newest := map[string]time.Time{}
+	for _, f := range files {
+		fi, err := os.Stat(f)
+		if err != nil {
+			continue // Import reports it
+		}
+		if k := group(f); fi.ModTime().After(newest[k]) {
+			newest[k] = fi.ModTime()
+		}
+	}
+	out := slices.Clone(files)
+	pos := map[string]int{} // Discover order of each group's first file
+	for i, f := range files {
+		if _, ok := pos[group(f)]; !ok {
+			pos[group(f)] = i
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		gi, gj := group(out[i]), group(out[j])
+		if gi == gj {
+			return false // the group's own order
+		}
+		if ti, tj := newest[gi], newest[gj]; !ti.Equal(tj) {
+			return ti.After(tj)
+		}
+		return pos[gi] < pos[gj]
+	})
+	return out
+}
+
 // Run imports every file src discovers under paths (its DefaultPaths when
-// paths is empty). A file that fails is reported and the others continue;
+// paths is empty), newest first (newestFirst). A file that fails is reported and the others continue;
 // only cancellation and a fault of the database itself (store.IsDatabaseFault)
 // stop the run.
 func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt Options) (Report, error) {
@@ -201,6 +256,9 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		if err != nil {
 			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
 		}
+	}
+	if opt.Files == nil {
+		files = newestFirst(src, files)
 	}
 	start := time.Now()
 	for i, f := range files {

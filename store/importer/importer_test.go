@@ -309,3 +309,51 @@ func TestDropTooLarge(t *testing.T) {
 		t.Errorf("report %+v", rep)
 	}
 }
+
+// grouped is a source over real files whose "-sub" files go with their
+// main file (as Claude Code's sub-agent transcripts do).
+type grouped struct {
+	files []string
+	order []string
+}
+
+func (g *grouped) Name() string                              { return "grouped" }
+func (g *grouped) DefaultPaths() []string                    { return nil }
+func (g *grouped) Discover(paths []string) ([]string, error) { return g.files, nil }
+func (g *grouped) Group(f string) string                     { return strings.TrimSuffix(f, "-sub") }
+func (g *grouped) Import(ctx context.Context, st *store.Store, f string) (importer.Report, error) {
+	g.order = append(g.order, filepath.Base(f))
+	return importer.Report{Files: 1}, nil
+}
+
+// TestRunNewestFirst: a run imports the files written last first, so a
+// long history's recent weeks are searchable first; a group keeps its own
+// order (a main transcript before its sub-agent runs, even when a sub-agent
+// file is newer) and goes by its newest file; files of one time keep the
+// Discover order.
+func TestRunNewestFirst(t *testing.T) {
+	dir := t.TempDir()
+	day := time.Date(2026, 11, 1, 0, 0, 0, 0, time.UTC)
+	var files []string
+	for _, f := range []struct {
+		name string
+		days int
+	}{{"jan", -300}, {"jun", -150}, {"main", -200}, {"main-sub", -2}, {"oct", -30}, {"same1", -90}, {"same2", -90}} {
+		p := filepath.Join(dir, f.name)
+		if err := os.WriteFile(p, nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mt := day.AddDate(0, 0, f.days)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	src := &grouped{files: files}
+	if _, err := importer.Run(context.Background(), it.Open(t), src, nil, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := strings.Join(src.order, " "), "main main-sub oct same1 same2 jun jan"; got != want {
+		t.Errorf("import order %q, want %q", got, want)
+	}
+}
