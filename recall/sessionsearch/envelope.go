@@ -25,29 +25,35 @@ type Message struct {
 	ToolCalls  json.RawMessage `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
 	Anchor     bool            `json:"anchor,omitempty"`
+	// DisplayKind is the row's display_kind when it has one ("command",
+	// "agent", "compaction"; FORMATS.md): Role is then "system" for text
+	// the agent program wrote into a user record.
+	DisplayKind string `json:"display_kind,omitempty"`
 }
 
 // Result is one discover result: the session holding the best hit, its
 // root's metadata, and the anchored evidence.
 type Result struct {
-	SessionID       string    `json:"session_id"`
-	When            string    `json:"when"`
-	Source          string    `json:"source"`
-	Model           string    `json:"model"`
-	Title           *string   `json:"title"`
-	MatchedRole     string    `json:"matched_role"`
-	MatchMessageID  int64     `json:"match_message_id"`
-	Snippet         string    `json:"snippet"`
-	BookendStart    []Message `json:"bookend_start"`
-	Messages        []Message `json:"messages"`
-	BookendEnd      []Message `json:"bookend_end"`
-	MessagesBefore  int       `json:"messages_before"`
-	MessagesAfter   int       `json:"messages_after"`
-	ParentSessionID string    `json:"parent_session_id,omitempty"`
-	Hits            int       `json:"hits"`
-	Summary         string    `json:"summary,omitempty"`
-	SummaryKind     string    `json:"summary_kind,omitempty"`
-	SummaryReason   string    `json:"summary_reason,omitempty"`
+	SessionID   string  `json:"session_id"`
+	When        string  `json:"when"`
+	Source      string  `json:"source"`
+	Model       string  `json:"model"`
+	Title       *string `json:"title"`
+	MatchedRole string  `json:"matched_role"`
+	// MatchedDisplayKind is the hit's display_kind when it has one.
+	MatchedDisplayKind string    `json:"matched_display_kind,omitempty"`
+	MatchMessageID     int64     `json:"match_message_id"`
+	Snippet            string    `json:"snippet"`
+	BookendStart       []Message `json:"bookend_start"`
+	Messages           []Message `json:"messages"`
+	BookendEnd         []Message `json:"bookend_end"`
+	MessagesBefore     int       `json:"messages_before"`
+	MessagesAfter      int       `json:"messages_after"`
+	ParentSessionID    string    `json:"parent_session_id,omitempty"`
+	Hits               int       `json:"hits"`
+	Summary            string    `json:"summary,omitempty"`
+	SummaryKind        string    `json:"summary_kind,omitempty"`
+	SummaryReason      string    `json:"summary_reason,omitempty"`
 	// Truncated is set when the budget trimmed this result's evidence or summary.
 	Truncated bool `json:"truncated,omitempty"`
 }
@@ -155,7 +161,7 @@ func messages(msgs []store.Message, anchor int64) []Message {
 }
 
 func message(m store.Message, anchor int64) Message {
-	jm := Message{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: epoch(m.Timestamp),
+	jm := Message{ID: m.ID, Role: recall.PresentedRole(m.Role, m.DisplayKind), DisplayKind: m.DisplayKind, Content: m.Content, Timestamp: epoch(m.Timestamp),
 		ToolName: m.ToolName, ToolCallID: m.ToolCallID, Anchor: anchor != 0 && m.ID == anchor}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
@@ -207,7 +213,7 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	}
 	for i, r := range d.Results {
 		jr := Result{SessionID: r.SessionID, When: recall.FormatWhen(r.When), Source: r.Source, Model: modelOr(r.Model),
-			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchMessageID: r.MatchMessageID,
+			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchedDisplayKind: r.MatchedDisplayKind, MatchMessageID: r.MatchMessageID,
 			Snippet: markedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
 			Messages: messages(r.Messages, r.MatchMessageID), BookendEnd: messages(r.BookendEnd, 0),
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits}
