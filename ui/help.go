@@ -89,21 +89,7 @@ func (m *Model) helpBody(h int) string {
 // key closes it.
 func (m *Model) helpKey(msg tea.KeyMsg) {
 	all := DefaultKeyMap()
-	s := m.helpWindow()
-	switch {
-	case key.Matches(msg, all.Up):
-		s.ScrollBy(-1)
-	case key.Matches(msg, all.Down):
-		s.ScrollBy(1)
-	case key.Matches(msg, all.PageUp):
-		s.ScrollBy(-max(1, s.height-1))
-	case key.Matches(msg, all.PageDown):
-		s.ScrollBy(max(1, s.height-1))
-	case key.Matches(msg, all.Top):
-		s.GotoTop()
-	case key.Matches(msg, all.Bottom):
-		s.GotoBottom()
-	default:
+	if s := m.helpWindow(); !s.Move(msg, &all) {
 		m.showHelp = false
 		s.GotoTop()
 	}

@@ -1,6 +1,11 @@
 package ui
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/charmbracelet/bubbles/key"
+	tea "github.com/charmbracelet/bubbletea"
+)
 
 // scroller is a vertical window over pre-rendered lines. Lines are fitted to
 // the width when the content is set (in a command), so drawing a frame is
@@ -27,6 +32,28 @@ func (s *scroller) SetSize(w, h int) {
 
 // ScrollBy moves the window by n lines (negative is up).
 func (s *scroller) ScrollBy(n int) { s.offset += n; s.clamp() }
+
+// Move scrolls for one of k's movement keys (a line, a page, top,
+// bottom) and reports whether msg was one of them.
+func (s *scroller) Move(msg tea.KeyMsg, k *KeyMap) bool {
+	switch {
+	case key.Matches(msg, k.Up):
+		s.ScrollBy(-1)
+	case key.Matches(msg, k.Down):
+		s.ScrollBy(1)
+	case key.Matches(msg, k.PageUp):
+		s.ScrollBy(-max(1, s.height-1))
+	case key.Matches(msg, k.PageDown):
+		s.ScrollBy(max(1, s.height-1))
+	case key.Matches(msg, k.Top):
+		s.GotoTop()
+	case key.Matches(msg, k.Bottom):
+		s.GotoBottom()
+	default:
+		return false
+	}
+	return true
+}
 
 // GotoTop scrolls to the first line.
 func (s *scroller) GotoTop() { s.offset = 0 }

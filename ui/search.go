@@ -164,20 +164,7 @@ func (m *Model) move(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	if m.focus == focusDetail {
 		v := m.detailScroller()
-		switch {
-		case key.Matches(msg, k.Up):
-			v.ScrollBy(-1)
-		case key.Matches(msg, k.Down):
-			v.ScrollBy(1)
-		case key.Matches(msg, k.PageUp):
-			v.ScrollBy(-max(1, v.height-1))
-		case key.Matches(msg, k.PageDown):
-			v.ScrollBy(max(1, v.height-1))
-		case key.Matches(msg, k.Top):
-			v.GotoTop()
-		case key.Matches(msg, k.Bottom):
-			v.GotoBottom()
-		}
+		v.Move(msg, k)
 		if v == &m.summary.view {
 			m.summary.follow = v.AtBottom()
 		}

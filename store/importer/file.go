@@ -232,6 +232,23 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 	return n, nil
 }
 
+// DropTooLarge returns msgs without the messages larger than the store
+// keeps (a reply merged from several lines can pass every line's bound and
+// still be too large), each reported as one problem of file, so that it
+// costs only itself and never the file's other records.
+func DropTooLarge(msgs []store.Message, file string, rep *Report) []store.Message {
+	out := msgs[:0]
+	for _, m := range msgs {
+		if err := store.CheckMessageSize(m); err != nil {
+			rep.Malformed++
+			rep.note(Problem{File: file, Msg: fmt.Sprintf("a %s message of session %s at %s: %v: skipped", m.Role, m.SessionID, m.Timestamp.UTC().Format(time.RFC3339), err)})
+			continue
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
 // MarkUnchanged records a file whose size or mtime moved without new
 // content, so the next run skips it again.
 func MarkUnchanged(tx *store.Tx, p Plan) error {

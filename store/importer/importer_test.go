@@ -289,3 +289,23 @@ func TestSameModTime(t *testing.T) {
 		t.Error("SameModTime tolerance is not about a microsecond")
 	}
 }
+
+// TestDropTooLarge: a message larger than the store keeps (a reply merged
+// from several lines can be, though each line was within bounds) is left
+// out with one problem naming the file, and the others stay.
+func TestDropTooLarge(t *testing.T) {
+	msgs := []store.Message{
+		{SessionID: "s", Role: "user", Content: "small"},
+		{SessionID: "s", Role: "assistant", Content: strings.Repeat("x", store.MaxMessageBytes+1)},
+		{SessionID: "s", Role: "user", Content: "also small"},
+	}
+	var rep importer.Report
+	kept := importer.DropTooLarge(msgs, "f.jsonl", &rep)
+	if len(kept) != 2 || kept[0].Content != "small" || kept[1].Content != "also small" {
+		t.Fatalf("kept %d messages", len(kept))
+	}
+	if rep.Malformed != 1 || len(rep.Problems) != 1 || !strings.HasPrefix(rep.Problems[0].String(), "f.jsonl: a assistant message of session s") ||
+		!strings.Contains(rep.Problems[0].Msg, "more than the 64 MB recall stores: skipped") {
+		t.Errorf("report %+v", rep)
+	}
+}

@@ -67,6 +67,26 @@ func (t *Tally) Skip() { t.rep.Skipped++ }
 // ImportLines, such as a whole-file format or standard input).
 func NewTally(rep *Report, file string) *Tally { return &Tally{rep: rep, file: file} }
 
+// MaxLineBytes is the longest line an importer reads: a record longer than
+// the largest message the store keeps (store.MaxMessageBytes) plus room for
+// its JSON envelope cannot be stored, so it is read past in a bounded buffer
+// and reported, and the file's other records are imported.
+const MaxLineBytes = store.MaxMessageBytes + 64<<10
+
+// NewLineReader reads a source's lines with MaxLineBytes as the limit.
+func NewLineReader(r io.Reader, base int64, baseLine int) *lines.Reader {
+	lr := lines.NewReader(r, base, baseLine)
+	lr.SetLimit(MaxLineBytes)
+	return lr
+}
+
+// TooLong reports a line longer than MaxLineBytes, at t's line.
+func TooLong(t *Tally, l lines.Line) {
+	t.Malformed("record is %s, more than the %s recall stores: skipped (the file's other records are imported)", mb(l.End-l.Start), mb(int64(store.MaxMessageBytes)))
+}
+
+func mb(n int64) string { return fmt.Sprintf("%.1f MB", float64(n)/(1<<20)) }
+
 // ImportLines brings one JSONL file up to date: it reads only the lines
 // after the saved cursor when the file grew, re-reads it in full when it
 // shrank or changed, and writes messages, sessions and the new cursor in one
@@ -111,6 +131,7 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 				rep = r
 				return nil
 			}
+			b.Messages = DropTooLarge(b.Messages, p.Path, &r)
 			n, err := Commit(tx, p, b)
 			if err != nil {
 				return err
@@ -141,7 +162,7 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 	if _, err := f.Seek(p.From.Offset, 0); err != nil {
 		return fmt.Errorf("seek %s: %w", p.Path, err)
 	}
-	lr := lines.NewReader(f, p.From.Offset, p.From.Line)
+	lr := NewLineReader(f, p.From.Offset, p.From.Line)
 	off, line := p.From.Offset, p.From.Line
 	t := &Tally{rep: rep, file: p.Path}
 	for lr.Next() {
@@ -151,13 +172,21 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 				return err
 			}
 		}
+		if l.TooLong && !l.Terminated {
+			// Still being written, and already more than a record may be.
+			rep.Problemf(p.Path, l.No, "the last line is %s with no newline yet, more than the %s a record may be: left unread", mb(l.End-l.Start), mb(MaxLineBytes))
+			break
+		}
 		if !l.Terminated && !json.Valid(l.Text) {
 			if !lines.Blank(l.Text) {
 				rep.Problemf(p.Path, l.No, "incomplete last line (left for the next import)")
 			}
 			break
 		}
-		if !lines.Blank(l.Text) {
+		if l.TooLong {
+			t.Line = l.No
+			TooLong(t, l)
+		} else if !lines.Blank(l.Text) {
 			t.Line = l.No
 			if err := parser.Line(l.Text, t); err != nil {
 				if errors.Is(err, ErrRestart) {
@@ -216,7 +245,7 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 		parser := newParser()
 		var r Report
 		t := &Tally{rep: &r, file: path}
-		lr := lines.NewReader(rc, 0, 0)
+		lr := NewLineReader(rc, 0, 0)
 		var off int64
 		line := 0
 		for lr.Next() {
@@ -227,10 +256,14 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 				}
 			}
 			off, line = l.End, l.No
+			t.Line = l.No
+			if l.TooLong {
+				TooLong(t, l)
+				continue
+			}
 			if lines.Blank(l.Text) {
 				continue
 			}
-			t.Line = l.No
 			if err := parser.Line(l.Text, t); err != nil {
 				return fmt.Errorf("%s:%d: %w", path, l.No, err)
 			}
@@ -241,7 +274,7 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 		res := parser.Result()
 		t1 := time.Now()
 		n, err := Commit(tx, p, Batch{
-			Sessions: res.Sessions, Overwrite: res.Overwrite, Messages: res.Messages,
+			Sessions: res.Sessions, Overwrite: res.Overwrite, Messages: DropTooLarge(res.Messages, path, &r),
 			Cursor: Cursor{Offset: off, Line: line},
 		})
 		if err != nil {

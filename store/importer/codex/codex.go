@@ -191,9 +191,9 @@ func applyIndex(ctx context.Context, st *store.Store, path string, imported map[
 	defer f.Close()
 	names := map[string]string{}
 	newest := map[string]string{}
-	lr := lines.NewReader(f, 0, 0)
+	lr := importer.NewLineReader(f, 0, 0)
 	for lr.Next() {
-		l := lr.Line()
+		l := lr.Line() // a too-long line has no text: it fails to decode and is skipped
 		var e struct {
 			ID         string `json:"id"`
 			ThreadName string `json:"thread_name"`

@@ -78,6 +78,7 @@ func ImportReader(ctx context.Context, st *store.Store, name string, r io.Reader
 	t := importer.NewTally(&rep, name)
 	flush := func() error {
 		res := p.Result()
+		res.Messages = importer.DropTooLarge(res.Messages, name, &rep)
 		if len(res.Messages) == 0 && len(res.Sessions) == 0 {
 			return nil
 		}
@@ -100,14 +101,18 @@ func ImportReader(ctx context.Context, st *store.Store, name string, r io.Reader
 		p.reset()
 		return nil
 	}
-	lr := lines.NewReader(r, 0, 0)
+	lr := importer.NewLineReader(r, 0, 0)
 	t0 := time.Now()
 	for lr.Next() {
 		l := lr.Line()
+		t.Line = l.No
+		if l.TooLong {
+			importer.TooLong(t, l)
+			continue
+		}
 		if lines.Blank(l.Text) {
 			continue
 		}
-		t.Line = l.No
 		if err := p.Line(l.Text, t); err != nil {
 			return rep, err
 		}
