@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
+	"github.com/recall-dev/recall/recall/llm/llmtest"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -109,5 +111,38 @@ func TestTranscriptSpeakers(t *testing.T) {
 	}
 	if strings.Contains(sum, "(user): This session") || strings.Contains(sum, "(user): [Request") {
 		t.Errorf("agent text presented as the user's:\n%s", sum)
+	}
+}
+
+// TestSummarizePromptSpeakers: the transcript sent to the model labels the
+// compaction summary and the agent's notes, never as [USER], and the system
+// prompt says what the labels mean.
+func TestSummarizePromptSpeakers(t *testing.T) {
+	var mu sync.Mutex
+	var prompt string
+	srv := &llmtest.FakeServer{Reply: func(p string) []string {
+		mu.Lock()
+		defer mu.Unlock()
+		prompt = p
+		return llmtest.WordDeltas("ok")
+	}}
+	e := modelEngine(t, &fixture{st: openKinds(t)}, srv, 1, nil)
+	d, err := e.Discover(context.Background(), "zebracursor", DiscoverOptions{})
+	if err != nil || len(d.Results) != 1 {
+		t.Fatalf("discover: %v %+v", err, d)
+	}
+	e.Summarize(context.Background(), "zebracursor", d.Results, nil)
+	mu.Lock()
+	defer mu.Unlock()
+	for _, want := range []string{"[COMPACTION SUMMARY]: This session is being continued", "[USER]: step 5"} {
+		if !strings.Contains(prompt, want) {
+			t.Errorf("prompt lacks %q:\n%s", want, prompt)
+		}
+	}
+	if strings.Contains(prompt, "[USER]: This session") || strings.Contains(prompt, "[USER]: /clear") {
+		t.Errorf("prompt presents agent text or a command as the user's:\n%s", prompt)
+	}
+	if !strings.Contains(systemPrompt, "[COMPACTION SUMMARY] were written by the agent program") {
+		t.Error("the system prompt does not explain the speaker labels")
 	}
 }
