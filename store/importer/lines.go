@@ -100,8 +100,10 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 		if err != nil {
 			return err
 		}
-		if v, ok := newParser().(Versioned); ok && p.Seen && p.Version != v.Version() {
-			p.Unchanged, p.Full, p.From, p.Parser = false, true, Cursor{}, nil
+		if p.Seen {
+			if v, ok := newParser().(Versioned); ok && p.Version != v.Version() {
+				p.Unchanged, p.Full, p.From, p.Parser = false, true, Cursor{}, nil
+			}
 		}
 		if p.Unchanged {
 			rep.Unchanged = 1
