@@ -74,13 +74,10 @@ type Result struct {
 	When                 time.Time // the root's start
 	Source, Model, Title string    // the root's
 
-	MatchedRole string // the hit's role as presented (PresentedRole), or TitleMatchRole
-	// MatchedDisplayKind is the hit's display_kind ("" for an ordinary
-	// message; store.DisplayKindCommand, ...).
-	MatchedDisplayKind string
-	MatchMessageID     int64
-	Snippet            string // with store.HighlightStart/End around matches
-	Hits               int    // hits in this lineage among the scanned rows
+	MatchedRole    string // the hit's role as presented (PresentedRole), or TitleMatchRole
+	MatchMessageID int64
+	Snippet        string // with store.HighlightStart/End around matches
+	Hits           int    // hits in this lineage among the scanned rows
 	// HitIDs are those hits' message ids, best first: the detail pane
 	// counts and visits the same hits the list counts.
 	HitIDs []int64
@@ -93,6 +90,11 @@ type Result struct {
 	// user/assistant messages outside that window.
 	BookendStart, Messages, BookendEnd []store.Message
 	MessagesBefore, MessagesAfter      int
+
+	// MatchedDisplayKind is the hit's display_kind ("" for an ordinary
+	// message; store.DisplayKindCommand, ...): MatchedRole is "system"
+	// for text the agent program wrote.
+	MatchedDisplayKind string
 }
 
 // Discover finds the sessions that matter for query (phase 1, no model):

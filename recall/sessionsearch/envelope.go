@@ -34,28 +34,30 @@ type Message struct {
 // Result is one discover result: the session holding the best hit, its
 // root's metadata, and the anchored evidence.
 type Result struct {
-	SessionID   string  `json:"session_id"`
-	When        string  `json:"when"`
-	Source      string  `json:"source"`
-	Model       string  `json:"model"`
-	Title       *string `json:"title"`
-	MatchedRole string  `json:"matched_role"`
-	// MatchedDisplayKind is the hit's display_kind when it has one.
-	MatchedDisplayKind string    `json:"matched_display_kind,omitempty"`
-	MatchMessageID     int64     `json:"match_message_id"`
-	Snippet            string    `json:"snippet"`
-	BookendStart       []Message `json:"bookend_start"`
-	Messages           []Message `json:"messages"`
-	BookendEnd         []Message `json:"bookend_end"`
-	MessagesBefore     int       `json:"messages_before"`
-	MessagesAfter      int       `json:"messages_after"`
-	ParentSessionID    string    `json:"parent_session_id,omitempty"`
-	Hits               int       `json:"hits"`
-	Summary            string    `json:"summary,omitempty"`
-	SummaryKind        string    `json:"summary_kind,omitempty"`
-	SummaryReason      string    `json:"summary_reason,omitempty"`
+	SessionID       string    `json:"session_id"`
+	When            string    `json:"when"`
+	Source          string    `json:"source"`
+	Model           string    `json:"model"`
+	Title           *string   `json:"title"`
+	MatchedRole     string    `json:"matched_role"`
+	MatchMessageID  int64     `json:"match_message_id"`
+	Snippet         string    `json:"snippet"`
+	BookendStart    []Message `json:"bookend_start"`
+	Messages        []Message `json:"messages"`
+	BookendEnd      []Message `json:"bookend_end"`
+	MessagesBefore  int       `json:"messages_before"`
+	MessagesAfter   int       `json:"messages_after"`
+	ParentSessionID string    `json:"parent_session_id,omitempty"`
+	Hits            int       `json:"hits"`
+	Summary         string    `json:"summary,omitempty"`
+	SummaryKind     string    `json:"summary_kind,omitempty"`
+	SummaryReason   string    `json:"summary_reason,omitempty"`
 	// Truncated is set when the budget trimmed this result's evidence or summary.
 	Truncated bool `json:"truncated,omitempty"`
+	// MatchedDisplayKind is the hit's display_kind when it has one
+	// ("command", "agent", "compaction"; FORMATS.md): matched_role is then
+	// "system" for text the agent program wrote.
+	MatchedDisplayKind string `json:"matched_display_kind,omitempty"`
 }
 
 // Discover is the discover envelope.

@@ -27,7 +27,7 @@ func TestEnvelopeDisplayKinds(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := string(raw)
-	for _, want := range []string{`"matched_role":"system","matched_display_kind":"agent"`,
+	for _, want := range []string{`"matched_role":"system","match_message_id":3`, `"matched_display_kind":"agent"}`,
 		`{"id":2,"role":"user","content":"/compact","timestamp":0,"display_kind":"command"}`,
 		`{"id":3,"role":"system","content":"[Request interrupted by user]","timestamp":0,"anchor":true,"display_kind":"agent"}`,
 		`{"id":4,"role":"user","content":"go on","timestamp":0}`} {
