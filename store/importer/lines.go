@@ -67,6 +67,10 @@ func (t *Tally) Skip() { t.rep.Skipped++ }
 // ImportLines, such as a whole-file format or standard input).
 func NewTally(rep *Report, file string) *Tally { return &Tally{rep: rep, file: file} }
 
+// IncompleteLine is the problem of a torn last line: an agent is still
+// writing it, so it is counted but is no sign of a wrong file.
+const IncompleteLine = "incomplete last line (left for the next import)"
+
 // MaxLineBytes is the longest line an importer reads: a record longer than
 // the largest message the store keeps (store.MaxMessageBytes) plus room for
 // its JSON envelope cannot be stored, so it is read past in a bounded buffer
@@ -181,8 +185,14 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 		}
 		if !l.Terminated && !json.Valid(l.Text) {
 			if !lines.Blank(l.Text) {
-				rep.Problemf(p.Path, l.No, "incomplete last line (left for the next import)")
+				rep.Problemf(p.Path, l.No, IncompleteLine)
 			}
+			break
+		}
+		if l.No == 1 && l.Start == 0 && !json.Valid(l.Text) && IsWholeDocument(p.Path) {
+			// Each of its lines would read as "invalid JSON": say once
+			// what the file is instead.
+			rep.Problemf(p.Path, 1, "the file is one JSON document, not JSON Lines (one record per line): not %s", FormatOf(p.Source).What)
 			break
 		}
 		if l.TooLong {

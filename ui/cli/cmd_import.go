@@ -38,11 +38,18 @@ type importResult struct {
 	Elapsed time.Duration
 	Err     error // fatal: the source could not be imported at all
 	Notice  string
+	// wrong is set when the paths named hold another importer's format
+	// and nothing was imported (Err says which command reads them);
+	// nothing when every record of them was malformed.
+	wrong, nothing bool
 }
 
 // failed is true when the source imported nothing because of a fatal error
 // (or because every one of its files failed).
 func (r importResult) failed() bool {
+	if r.wrong || r.nothing {
+		return true
+	}
 	if r.Err != nil {
 		return r.Report.Files == 0 && r.Report.Messages == 0
 	}
@@ -288,6 +295,13 @@ func importSource(env *Env, st *store.Store, src importer.Source, paths []string
 		if err != nil && !errors.Is(err, context.Canceled) {
 			res.Err = err
 		}
+		if err == nil && len(files) > 0 {
+			if werr := wrongFormat(src, files, rep); werr != nil {
+				res.Err, res.wrong = werr, true
+			} else if nerr := nothingImportable(src, rep); nerr != nil {
+				res.Err, res.nothing = nerr, true
+			}
+		}
 	}
 	if stdin && env.Ctx.Err() == nil {
 		rep, err := jsonl.ImportReader(env.Ctx, st, "-", env.Stdin)
@@ -309,7 +323,7 @@ func pathError(err error, p string) error {
 
 // printImportResult prints a source's summary line and its first problems.
 func printImportResult(w io.Writer, r importResult) {
-	if r.Err != nil && r.failed() {
+	if r.Err != nil && r.failed() && !r.nothing {
 		return // the error goes to stderr (importOutcome)
 	}
 	fmt.Fprintf(w, "%s: %s in %s (%s msg/s)\n", r.Source, r.Report.Summary(), fmtSeconds(r.Elapsed), fmtRate(r.rate()))
@@ -322,7 +336,7 @@ func printImportResult(w io.Writer, r importResult) {
 	if more := r.Report.Malformed + r.Report.Failed - min(len(r.Report.Problems), shownProblems); more > 0 && len(r.Report.Problems) > 0 {
 		fmt.Fprintf(w, "  ... and %d more\n", more)
 	}
-	if r.Err != nil {
+	if r.Err != nil && !r.nothing {
 		fmt.Fprintf(w, "  stopped early: %v\n", r.Err)
 	}
 }

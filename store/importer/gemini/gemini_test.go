@@ -313,3 +313,33 @@ func TestRegistered(t *testing.T) {
 		}
 	}
 }
+
+// TestSessionIDWithoutProjectHash: a session file with sessionId but no
+// projectHash (older Gemini CLI builds, hand-copied files) is filed under
+// its sessionId, as Gemini's own loader does, not under the file name, in
+// both the whole-file JSON and the JSONL form.
+func TestSessionIDWithoutProjectHash(t *testing.T) {
+	const sid = "5e6f7a8b-1c2d-4e3f-8a9b-0c1d2e3f4a5b"
+	for name, body := range map[string]string{
+		"session-2026-02-01T08-00-5e6f7a8b.json": `{"sessionId":"` + sid + `","startTime":"2026-02-01T08:00:00.000Z","lastUpdated":"2026-02-01T08:01:00.000Z",` +
+			`"messages":[{"id":"m1","timestamp":"2026-02-01T08:00:00.000Z","type":"user","content":"rotate the TLS certificate"},` +
+			`{"id":"m2","timestamp":"2026-02-01T08:01:00.000Z","type":"gemini","content":"Renewed it with certbot."}]}`,
+		"session-2026-02-01T08-00-5e6f7a8b.jsonl": `{"sessionId":"` + sid + `","startTime":"2026-02-01T08:00:00.000Z","lastUpdated":"2026-02-01T08:01:00.000Z"}` + "\n" +
+			`{"id":"m1","timestamp":"2026-02-01T08:00:00.000Z","type":"user","content":"rotate the TLS certificate"}` + "\n",
+	} {
+		t.Run(filepath.Ext(name), func(t *testing.T) {
+			root := t.TempDir()
+			chats := filepath.Join(root, "tmp", "proj", "chats")
+			if err := os.MkdirAll(chats, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			it.Write(t, filepath.Join(chats, name), body)
+			st := it.Open(t)
+			it.Run(t, st, &Source{}, root)
+			d := it.Dump(t, st)
+			if _, ok := d[sid]; !ok || len(d) != 1 {
+				t.Errorf("sessions %v, want only %s", it.IDs(d), sid)
+			}
+		})
+	}
+}

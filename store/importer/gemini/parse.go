@@ -171,7 +171,11 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 		return p.set(set, t)
 	}
-	if isString(obj["sessionId"]) && isString(obj["projectHash"]) {
+	if _, typed := obj["type"]; isString(obj["sessionId"]) && !typed {
+		// The metadata record. projectHash is not required: files from
+		// older builds (and copied ones) lack it, and Gemini's loader
+		// takes the session id from sessionId whenever it is present. A
+		// typed record with a sessionId is another agent's (Claude Code's).
 		return p.setMeta(obj)
 	}
 	t.Skip() // a record kind this version does not know
