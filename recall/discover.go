@@ -74,7 +74,7 @@ type Result struct {
 	When                 time.Time // the root's start
 	Source, Model, Title string    // the root's
 
-	MatchedRole    string // the hit's role, or TitleMatchRole
+	MatchedRole    string // the hit's role as presented (PresentedRole), or TitleMatchRole
 	MatchMessageID int64
 	Snippet        string // with store.HighlightStart/End around matches
 	Hits           int    // hits in this lineage among the scanned rows
@@ -90,6 +90,11 @@ type Result struct {
 	// user/assistant messages outside that window.
 	BookendStart, Messages, BookendEnd []store.Message
 	MessagesBefore, MessagesAfter      int
+
+	// MatchedDisplayKind is the hit's display_kind ("" for an ordinary
+	// message; store.DisplayKindCommand, ...): MatchedRole is "system"
+	// for text the agent program wrote.
+	MatchedDisplayKind string
 }
 
 // Discover finds the sessions that matter for query (phase 1, no model):
@@ -293,7 +298,8 @@ func (e *Engine) titlePick(ctx context.Context, lin *lineage, sess *store.Sessio
 // resultMeta turns a pick into a Result with its root's metadata.
 func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, error) {
 	h := p.hit
-	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: h.Role, MatchMessageID: h.MessageID,
+	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: PresentedRole(h.Role, h.DisplayKind),
+		MatchedDisplayKind: h.DisplayKind, MatchMessageID: h.MessageID,
 		Snippet: ReadableSnippet(h.Snippet), When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
 	meta, err := lin.session(ctx, p.root)
 	if err != nil {

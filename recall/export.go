@@ -36,7 +36,7 @@ func ExportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error
 	fmt.Fprintf(&b, "- messages: %d\n", len(msgs))
 	for _, m := range msgs {
 		b.WriteString("\n## ")
-		b.WriteString(m.Role)
+		b.WriteString(Speaker(m))
 		if m.ToolName != "" {
 			b.WriteString(" · " + m.ToolName)
 		}

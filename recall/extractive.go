@@ -96,7 +96,7 @@ func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) str
 				commands.add(codeSpan(clipRunes(trimmed, maxLineChars)))
 			}
 			if hasTerm(trimmed, terms) {
-				matched.add(fmt.Sprintf("%s (%s): %s", pos(m.ID), m.Role, quoteLine(trimmed, code, terms)))
+				matched.add(fmt.Sprintf("%s (%s): %s", pos(m.ID), Speaker(*m), quoteLine(trimmed, code, terms)))
 			}
 			if code && errorLineRE.MatchString(trimmed) {
 				errs.add(fmt.Sprintf("%s: %s", pos(m.ID), quoteLine(trimmed, true, nil)))

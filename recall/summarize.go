@@ -51,7 +51,9 @@ const RawPreviewLabel = "[Raw preview — summarization unavailable]"
 const rawPreviewChars = 500
 
 // systemPrompt is Hermes's summarizer prompt (spec §7.2, verbatim) plus the
-// grounding rules: cite message ids, state only what the transcript shows.
+// grounding rules: cite message ids, state only what the transcript shows;
+// and what the speaker labels mean (Speaker), so that text the agent
+// program wrote is not taken for the user's.
 const systemPrompt = "You are reviewing a past conversation transcript to help recall what happened. " +
 	"Summarize the conversation with a focus on the search topic. Include:\n" +
 	"1. What the user asked about or wanted to accomplish\n" +
@@ -63,7 +65,11 @@ const systemPrompt = "You are reviewing a past conversation transcript to help r
 	"that would be useful to recall. Write in past tense as a factual recap.\n\n" +
 	"Every transcript entry starts with its message id, like #123. After each statement, cite the " +
 	"message ids it rests on in square brackets, like [#123] or [#123, #130]. State only what the " +
-	"transcript shows; if it does not say, leave it out."
+	"transcript shows; if it does not say, leave it out.\n\n" +
+	"Entries labelled [USER] are what the user typed; [USER COMMAND] is a command the user ran in the " +
+	"agent program (such as /compact). Entries labelled [SYSTEM] or [COMPACTION SUMMARY] were written by " +
+	"the agent program itself (command output, interruption notices, a summary of earlier context): never " +
+	"present them as the user's words."
 
 // Summarize writes a summary of each result, up to the engine's concurrency
 // at a time, streaming model text through onEvent (which may be called from

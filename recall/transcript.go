@@ -72,7 +72,7 @@ func formatTranscript(msgs []store.Message) transcript {
 				write(m.ID, "ASSISTANT", m.Content)
 			}
 		default:
-			write(m.ID, strings.ToUpper(m.Role), m.Content)
+			write(m.ID, speakerLabel(m), m.Content)
 		}
 	}
 	t.text = b.String()

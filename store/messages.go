@@ -252,10 +252,12 @@ func (s *Store) MessagesAround(ctx context.Context, sessionID string, anchor int
 }
 
 // Bookends returns the first n user/assistant messages with content before
-// minID and the last n after maxID, both in ascending order.
+// minID and the last n after maxID, both in ascending order. Rows with a
+// display kind (slash commands, text the agent wrote into a user record)
+// are not bookends: a bookend shows what the person asked and the answer.
 func (s *Store) Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) ([]Message, []Message, error) {
 	var start, end []Message
-	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND m.role IN ('user', 'assistant') AND m.content <> '' AND " + s.layout.visibleMessage()
+	sel := "SELECT " + s.layout.messageSelect() + " FROM messages m WHERE m.session_id = ? AND m.role IN ('user', 'assistant') AND m.content <> '' AND " + s.layout.visibleMessage() + " AND " + s.layout.ordinaryMessage()
 	err := s.read(ctx, func(c *conn) error {
 		if err := c.query(sel+" AND m.id < ? ORDER BY m.id LIMIT ?", []any{sessionID, minID, n}, func(st stmtRow) error {
 			start = append(start, scanMessage(st))

@@ -272,15 +272,19 @@ func (s *Store) filterSQL(f SearchFilter) (string, []any) {
 
 func (s *Store) hitColumns(snippet string, rank string) string {
 	return "m.id, m.session_id, m.role, " + snippet + ", m.timestamp, COALESCE(m.tool_name, ''), COALESCE(s.source, ''), COALESCE(s.model, ''), COALESCE(" +
-		s.layout.sessionCol("title", "NULL") + ", ''), COALESCE(s.started_at, 0), COALESCE(s.parent_session_id, ''), " + rank
+		s.layout.sessionCol("title", "NULL") + ", ''), COALESCE(s.started_at, 0), COALESCE(s.parent_session_id, ''), " + rank +
+		", COALESCE(" + s.layout.messageCol("display_kind", "NULL") + ", '')"
 }
+
+// hitColumnCount is how many columns hitColumns selects (a query may add its own after them).
+const hitColumnCount = 13
 
 func scanHit(st stmtRow, index Index) Hit {
 	return Hit{
 		MessageID: st.ColumnInt64(0), SessionID: st.ColumnText(1), Role: st.ColumnText(2), Snippet: strings.TrimSpace(st.ColumnText(3)),
 		Timestamp: fromEpoch(st.ColumnFloat(4)), ToolName: st.ColumnText(5), Source: st.ColumnText(6), Model: st.ColumnText(7),
 		SessionTitle: st.ColumnText(8), SessionStarted: fromEpoch(st.ColumnFloat(9)), ParentID: st.ColumnText(10),
-		Rank: st.ColumnFloat(11), Index: index,
+		Rank: st.ColumnFloat(11), Index: index, DisplayKind: st.ColumnText(12),
 	}
 }
 
@@ -362,7 +366,7 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
 	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
-		cands = append(cands, candidate{hit: scanHit(st, p.index), text: DecodeContent(st.ColumnText(12))})
+		cands = append(cands, candidate{hit: scanHit(st, p.index), text: DecodeContent(st.ColumnText(hitColumnCount))})
 		return nil
 	})
 	res.Complete = len(cands) < rankCandidates // else older matches were not ranked

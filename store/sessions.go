@@ -281,7 +281,9 @@ type ListOptions struct {
 }
 
 // RecentSessions lists sessions newest first with a preview of the first user
-// message and the last activity time; it reads no other message bodies.
+// message the person typed (a row with a display kind, such as a slash
+// command or text the agent wrote into a user record, never previews) and
+// the last activity time; it reads no other message bodies.
 func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSummary, error) {
 	if o.Limit <= 0 {
 		o.Limit = 20
@@ -314,7 +316,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 			ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?)
 		SELECT ` + s.layout.sessionSelect() + `,
 		COALESCE((SELECT CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = X'00' THEN m.content ELSE substr(m.content, 1, 200) END FROM messages m WHERE m.session_id = s.id AND m.role = 'user'
-			AND m.content IS NOT NULL AND m.content <> '' AND ` + vis + ` ORDER BY m.id LIMIT 1), ''),
+			AND m.content IS NOT NULL AND m.content <> '' AND ` + vis + ` AND ` + s.layout.ordinaryMessage() + ` ORDER BY m.id LIMIT 1), ''),
 		COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)
 		FROM page s ORDER BY s.started_at DESC, s.id DESC`
 	args = append(args, o.Limit, o.Offset)

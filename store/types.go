@@ -143,6 +143,10 @@ type Hit struct {
 	ParentID       string
 	Rank           float64 // bm25 rank (lower is better); 0 on recency-ordered paths
 	Index          Index
+	// DisplayKind is the message's display_kind (DisplayKindCommand,
+	// DisplayKindAgent, ...; "" for an ordinary message), so that a hit in
+	// text the agent wrote is never reported as the user's.
+	DisplayKind string
 }
 
 // Snippet markers: private-use runes that cannot be typed by a user and are

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
@@ -78,6 +79,12 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		}
 		switch m.Role {
 		case "user":
+			if m.DisplayKind != "" {
+				// A slash command, or text the agent program wrote into a
+				// user record: dim, and never labelled as the person's words.
+				add(st.Detail.Dim.Render("▍ "+recall.Speaker(m)) + st.Detail.Dim.Render(when))
+				break
+			}
 			add(st.Detail.UserRole.Render("▍ user") + st.Detail.Dim.Render(when))
 		case "assistant":
 			add(st.Detail.AssistantRole.Render("▍ assistant") + st.Detail.Dim.Render(when))

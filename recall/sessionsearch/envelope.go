@@ -25,6 +25,10 @@ type Message struct {
 	ToolCalls  json.RawMessage `json:"tool_calls,omitempty"`
 	ToolCallID string          `json:"tool_call_id,omitempty"`
 	Anchor     bool            `json:"anchor,omitempty"`
+	// DisplayKind is the row's display_kind when it has one ("command",
+	// "agent", "compaction"; FORMATS.md): Role is then "system" for text
+	// the agent program wrote into a user record.
+	DisplayKind string `json:"display_kind,omitempty"`
 }
 
 // Result is one discover result: the session holding the best hit, its
@@ -50,6 +54,10 @@ type Result struct {
 	SummaryReason   string    `json:"summary_reason,omitempty"`
 	// Truncated is set when the budget trimmed this result's evidence or summary.
 	Truncated bool `json:"truncated,omitempty"`
+	// MatchedDisplayKind is the hit's display_kind when it has one
+	// ("command", "agent", "compaction"; FORMATS.md): matched_role is then
+	// "system" for text the agent program wrote.
+	MatchedDisplayKind string `json:"matched_display_kind,omitempty"`
 }
 
 // Discover is the discover envelope.
@@ -155,7 +163,7 @@ func messages(msgs []store.Message, anchor int64) []Message {
 }
 
 func message(m store.Message, anchor int64) Message {
-	jm := Message{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: epoch(m.Timestamp),
+	jm := Message{ID: m.ID, Role: recall.PresentedRole(m.Role, m.DisplayKind), DisplayKind: m.DisplayKind, Content: m.Content, Timestamp: epoch(m.Timestamp),
 		ToolName: m.ToolName, ToolCallID: m.ToolCallID, Anchor: anchor != 0 && m.ID == anchor}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
@@ -207,7 +215,7 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	}
 	for i, r := range d.Results {
 		jr := Result{SessionID: r.SessionID, When: recall.FormatWhen(r.When), Source: r.Source, Model: modelOr(r.Model),
-			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchMessageID: r.MatchMessageID,
+			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchedDisplayKind: r.MatchedDisplayKind, MatchMessageID: r.MatchMessageID,
 			Snippet: markedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
 			Messages: messages(r.Messages, r.MatchMessageID), BookendEnd: messages(r.BookendEnd, 0),
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits}

@@ -32,6 +32,8 @@ type Cursor struct {
 type savedState struct {
 	Cursor Cursor          `json:"c"`
 	Parser json.RawMessage `json:"p,omitempty"`
+	// Version is the parser's (Versioned), 0 for parsers without one.
+	Version int `json:"v,omitempty"`
 }
 
 // Plan says how to bring one file up to date.
@@ -53,6 +55,9 @@ type Plan struct {
 	Parser json.RawMessage
 	// Sessions are the sessions the file produced before.
 	Sessions []string
+	// Version is the parser version the file was last imported with
+	// (savedState.Version; 0 when none was saved).
+	Version int
 }
 
 // PlanFile compares path with what tx recorded about it. whole marks
@@ -73,6 +78,9 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	}
 	p.Seen = true
 	p.Sessions = strings.Fields(prev.Sessions)
+	var st savedState
+	stateOK := prev.State != "" && json.Unmarshal([]byte(prev.State), &st) == nil
+	p.Version = st.Version
 	if prev.Size == p.Size && SameModTime(prev.ModTime, p.ModTime) {
 		p.Unchanged = true
 		p.Full = false
@@ -81,8 +89,7 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	if whole {
 		return p, nil
 	}
-	var st savedState
-	if prev.State == "" || json.Unmarshal([]byte(prev.State), &st) != nil {
+	if !stateOK {
 		return p, nil
 	}
 	if p.Size < st.Cursor.Offset {
@@ -159,8 +166,9 @@ type Batch struct {
 	Overwrite bool
 	Messages  []store.Message
 	// Cursor and Parser are saved so the next import resumes after them.
-	Cursor Cursor
-	Parser any
+	Cursor  Cursor
+	Parser  any
+	Version int // saved with the cursor (Versioned)
 }
 
 // Commit writes b in tx: on a full re-import it first deletes the messages
@@ -202,7 +210,7 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 			return 0, fmt.Errorf("insert messages: %w", err)
 		}
 	}
-	state := savedState{Cursor: b.Cursor}
+	state := savedState{Cursor: b.Cursor, Version: b.Version}
 	if b.Parser != nil {
 		raw, err := json.Marshal(b.Parser)
 		if err != nil {

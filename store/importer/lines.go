@@ -33,6 +33,14 @@ type LineParser interface {
 	Result() Result
 }
 
+// Versioned is implemented by a LineParser whose output for the same
+// lines changed between recall versions: its Version is saved with the
+// import state, and a file saved under another version is read again in
+// full (its old rows replaced), even when the file itself did not change.
+type Versioned interface {
+	Version() int
+}
+
 // Result is what a LineParser produced from one file.
 type Result struct {
 	Sessions  []store.Session
@@ -95,6 +103,11 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 		p, err := PlanFile(tx, source, path, false)
 		if err != nil {
 			return err
+		}
+		if p.Seen {
+			if v, ok := newParser().(Versioned); ok && p.Version != v.Version() {
+				p.Unchanged, p.Full, p.From, p.Parser = false, true, Cursor{}, nil
+			}
 		}
 		if p.Unchanged {
 			rep.Unchanged = 1
@@ -212,6 +225,9 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 	b.Cursor = cur
 	res := parser.Result()
 	b.Sessions, b.Messages, b.Parser, b.Overwrite = res.Sessions, res.Messages, res.State, res.Overwrite
+	if v, ok := parser.(Versioned); ok {
+		b.Version = v.Version()
+	}
 	return nil
 }
 

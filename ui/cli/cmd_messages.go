@@ -12,6 +12,7 @@ type hitJSON struct {
 	ID             int64   `json:"id"`
 	SessionID      string  `json:"session_id"`
 	Role           string  `json:"role"`
+	DisplayKind    string  `json:"display_kind,omitempty"`
 	Snippet        string  `json:"snippet"`
 	Timestamp      string  `json:"timestamp"`
 	ToolName       string  `json:"tool_name,omitempty"`
@@ -66,7 +67,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 	if *asJSON {
 		out := make([]hitJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {
-			out = append(out, hitJSON{ID: h.MessageID, SessionID: h.SessionID, Role: h.Role, Snippet: snippetText(h.Snippet, false),
+			out = append(out, hitJSON{ID: h.MessageID, SessionID: h.SessionID, Role: recall.PresentedRole(h.Role, h.DisplayKind), DisplayKind: h.DisplayKind, Snippet: snippetText(h.Snippet, false),
 				Timestamp: isoTime(h.Timestamp), ToolName: h.ToolName, Source: h.Source, Model: h.Model, Title: h.SessionTitle,
 				SessionStarted: isoTime(h.SessionStarted), Rank: h.Rank, Index: string(h.Index)})
 		}
@@ -77,7 +78,10 @@ func runMessages(env *Env, c *Command, args []string) error {
 		if title == "" {
 			title = displayID(h.SessionID)
 		}
-		role := field(h.Role)
+		role := field(recall.PresentedRole(h.Role, h.DisplayKind))
+		if h.DisplayKind == store.DisplayKindCommand {
+			role = "command"
+		}
 		if h.ToolName != "" {
 			role += ":" + field(h.ToolName)
 		}

@@ -187,7 +187,7 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 			if m.ID == r.MatchMessageID {
 				mark = "   >  "
 			}
-			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, field(m.Role), termtext.Line(recall.ReadableText(m), 100))
+			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, field(recall.Speaker(m)), termtext.Line(recall.ReadableText(m), 100))
 		}
 		if n := len(r.BookendEnd); n > 0 {
 			last := r.BookendEnd[n-1]

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -49,7 +50,7 @@ func runShow(env *Env, c *Command, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), len(msgs))
 	for _, m := range msgs {
-		label := strings.ToUpper(field(m.Role))
+		label := strings.ToUpper(field(recall.Speaker(m)))
 		if m.ToolName != "" {
 			label += ":" + field(m.ToolName)
 		}

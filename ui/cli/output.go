@@ -108,11 +108,15 @@ type messageJSON struct {
 	TokenCount   int             `json:"token_count,omitempty"`
 	FinishReason string          `json:"finish_reason,omitempty"`
 	Reasoning    string          `json:"reasoning,omitempty"`
+	// DisplayKind is the row's display_kind when it has one (FORMATS.md):
+	// role stays the stored one in this raw dump.
+	DisplayKind string `json:"display_kind,omitempty"`
 }
 
 func toMessageJSON(m store.Message) messageJSON {
 	out := messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: isoTime(m.Timestamp), ToolName: m.ToolName,
-		ToolCallID: m.ToolCallID, TokenCount: m.TokenCount, FinishReason: m.FinishReason, Reasoning: m.Reasoning}
+		ToolCallID: m.ToolCallID, TokenCount: m.TokenCount, FinishReason: m.FinishReason, Reasoning: m.Reasoning,
+		DisplayKind: m.DisplayKind}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
 			out.ToolCalls = json.RawMessage(m.ToolCalls)

@@ -8,7 +8,15 @@
 // assistant message's tool calls (OpenAI shape), tool_result blocks become
 // role "tool" messages named after their call, thinking becomes reasoning.
 // Titles: custom-title, else ai-title, else a summary record attached
-// through leafUuid (possibly from another file).
+// through leafUuid (possibly from another file); an untitled session is
+// shown by its first real prompt (the store's list preview).
+//
+// Text Claude Code writes into user records itself (slash-command
+// wrappers, command output, interruption markers, meta records, the
+// compaction summary) keeps role "user" with a display kind (kinds.go),
+// and messages typed while the agent works are imported from their
+// queue-operation records (queue.go). FORMATS.md, "Claude Code", has the
+// whole mapping.
 package claude
 
 import (

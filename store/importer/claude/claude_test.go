@@ -19,8 +19,9 @@ const (
 )
 
 // wantA is the main session: a reply split over three lines sharing
-// message.id (thinking, text, tool_use) is one message; the isMeta slash
-// command and bookkeeping records are not messages.
+// message.id (thinking, text, tool_use) is one message; the slash command
+// (an isMeta record here) is a readable command row; bookkeeping records
+// are not messages.
 var wantA = []it.Msg{
 	{Role: "user", Content: "Why does the login form submit twice when I press Enter?"},
 	{Role: "assistant", Content: "Let me look for duplicate submit handlers.",
@@ -30,6 +31,7 @@ var wantA = []it.Msg{
 		ToolCallID: "toolu_01", ToolName: "Grep"},
 	{Role: "assistant", Content: "The form calls handleSubmit twice: once from onSubmit and once from the Enter keydown handler on line 30. Remove the onKeyDown handler; Enter already submits a form.",
 		Finish: "end_turn", Tokens: 40},
+	{Role: "user", Content: "/cost", Kind: "command"},
 	{Role: "user", Content: "Use a subagent to check the other forms too."},
 	{Role: "assistant", ToolCalls: it.Calls("toolu_02", "Task", `{"description":"Check other forms","prompt":"Find other forms with both an onSubmit and an Enter keydown handler.","subagent_type":"general-purpose"}`),
 		Finish: "tool_use", Tokens: 30},
@@ -46,6 +48,7 @@ var wantChild = []it.Msg{
 
 var wantB = []it.Msg{
 	{Role: "user", Content: "The API times out under load; the pg pool max is 10."},
+	{Role: "user", Content: "also check the idle timeout"}, // typed while the agent worked (queue-operation)
 	{Role: "assistant", Content: "Raise max to 30 and set idleTimeoutMillis to 10000 so idle clients are released.", Finish: "end_turn", Tokens: 35},
 	{Role: "user", Content: "Done, latency is fine now. Thanks!"},
 	{Role: "assistant", Content: "Great. Keep an eye on the pool wait time metric.", Finish: "end_turn", Tokens: 14},
@@ -55,7 +58,7 @@ func TestImportFixture(t *testing.T) {
 	st := it.Open(t)
 	root := it.Fixtures(t, "claude")
 	rep := it.Run(t, st, &Source{}, root)
-	if rep.Files != 3 || rep.Messages != 16 || rep.Malformed != 0 || rep.Skipped != 5 || len(rep.Problems) != 0 {
+	if rep.Files != 3 || rep.Messages != 18 || rep.Malformed != 0 || rep.Skipped != 3 || len(rep.Problems) != 0 {
 		t.Errorf("report = %+v", rep)
 	}
 	d := it.Dump(t, st)
@@ -71,7 +74,7 @@ func TestImportFixture(t *testing.T) {
 			Title:     "login double submit", // custom-title beats ai-title and the summary naming its leaf
 			StartedAt: it.Time("2026-06-02T09:14:05.120Z"), EndedAt: it.Time("2026-06-02T09:17:45Z"),
 			InputTokens: 6000, OutputTokens: 159, CacheReadTokens: 37300, CacheWriteTokens: 500,
-			Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 8, ToolCallCount: 2}, wantA},
+			Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 9, ToolCallCount: 2}, wantA},
 		{child, store.Session{ID: child, Source: "claude-code", Model: "claude-haiku-4-5-20251001", ParentID: sessA,
 			ModelConfig: `{"_delegate_from":"` + sessA + `"}`,
 			StartedAt:   it.Time("2026-06-02T09:16:23Z"), EndedAt: it.Time("2026-06-02T09:17:39Z"),
@@ -79,7 +82,7 @@ func TestImportFixture(t *testing.T) {
 		{sessB, store.Session{ID: sessB, Source: "claude-code", Model: "claude-sonnet-4-5-20250929",
 			Title:     "Tune Postgres connection pool", // summary record, leafUuid later in the same file
 			StartedAt: it.Time("2026-06-03T14:02:00Z"), EndedAt: it.Time("2026-06-03T14:10:03Z"),
-			InputTokens: 1860, OutputTokens: 49, Cwd: "/home/dev/api", GitBranch: "main", MessageCount: 4}, wantB},
+			InputTokens: 1860, OutputTokens: 49, Cwd: "/home/dev/api", GitBranch: "main", MessageCount: 5}, wantB},
 	} {
 		t.Run(tc.id, func(t *testing.T) {
 			got := d[tc.id]
@@ -93,8 +96,8 @@ func TestImportFixture(t *testing.T) {
 	if rep.Files != 0 || rep.Unchanged != 3 || rep.Messages != 0 {
 		t.Errorf("re-import report = %+v", rep)
 	}
-	if n := it.Count(it.Dump(t, st)); n != 16 {
-		t.Errorf("after re-import: %d messages, want 16", n)
+	if n := it.Count(it.Dump(t, st)); n != 18 {
+		t.Errorf("after re-import: %d messages, want 18", n)
 	}
 }
 
@@ -145,8 +148,8 @@ func TestGrownFile(t *testing.T) {
 	if got := d[sessA].InputTokens; got != 6100 {
 		t.Errorf("input tokens after the merge = %d, want 6100 (each reply counted once)", got)
 	}
-	if n := it.Count(d); n != 18 {
-		t.Errorf("%d messages, want 18", n)
+	if n := it.Count(d); n != 20 {
+		t.Errorf("%d messages, want 20", n)
 	}
 }
 
@@ -174,7 +177,9 @@ func TestCorruptAndTornLines(t *testing.T) {
 			t.Errorf("problem %d = %q, want prefix %q", i, got, want)
 		}
 	}
-	it.SameMsgs(t, "corrupt", it.Dump(t, st)[sessB].Msgs, wantB)
+	// The torn queue-operation line was the queued message's only record.
+	unqueued := append(append([]it.Msg{}, wantB[:1]...), wantB[2:]...)
+	it.SameMsgs(t, "corrupt", it.Dump(t, st)[sessB].Msgs, unqueued)
 
 	// The writer finishes the line: the next import takes it.
 	it.Append(t, file, ` question","uuid":"c1000000-0000-4000-8000-000000000005"},"sessionId":"`+sessB+`","uuid":"c1000000-0000-4000-8000-000000000005","timestamp":"2026-06-03T14:11:00Z"}`+"\n")
@@ -182,7 +187,7 @@ func TestCorruptAndTornLines(t *testing.T) {
 	if rep.Messages != 1 || rep.Malformed != 0 {
 		t.Errorf("completed report = %+v", rep)
 	}
-	want := append(append([]it.Msg{}, wantB...), it.Msg{Role: "user", Content: "one more question"})
+	want := append(append([]it.Msg{}, unqueued...), it.Msg{Role: "user", Content: "one more question"})
 	it.SameMsgs(t, "completed", it.Dump(t, st)[sessB].Msgs, want)
 }
 

@@ -13,20 +13,28 @@ import (
 
 // record is the envelope of one transcript line (the fields recall reads).
 type record struct {
-	Type        string   `json:"type"`
-	UUID        string   `json:"uuid"`
-	SessionID   string   `json:"sessionId"`
-	Timestamp   string   `json:"timestamp"`
-	IsMeta      bool     `json:"isMeta"`
-	IsSidechain bool     `json:"isSidechain"`
-	AgentID     string   `json:"agentId"`
-	Cwd         string   `json:"cwd"`
-	GitBranch   string   `json:"gitBranch"`
-	Message     *message `json:"message"`
-	Summary     string   `json:"summary"`
-	LeafUUID    string   `json:"leafUuid"`
-	CustomTitle string   `json:"customTitle"`
-	AITitle     string   `json:"aiTitle"`
+	Type      string `json:"type"`
+	UUID      string `json:"uuid"`
+	SessionID string `json:"sessionId"`
+	Timestamp string `json:"timestamp"`
+	IsMeta    bool   `json:"isMeta"`
+	// IsCompactSummary marks the user record holding the summary a
+	// compaction wrote ("This session is being continued ...").
+	IsCompactSummary bool     `json:"isCompactSummary"`
+	IsSidechain      bool     `json:"isSidechain"`
+	AgentID          string   `json:"agentId"`
+	Cwd              string   `json:"cwd"`
+	GitBranch        string   `json:"gitBranch"`
+	Message          *message `json:"message"`
+	Summary          string   `json:"summary"`
+	LeafUUID         string   `json:"leafUuid"`
+	CustomTitle      string   `json:"customTitle"`
+	AITitle          string   `json:"aiTitle"`
+	// Operation and Content are a queue-operation record's: text typed
+	// while the agent works is enqueued, then removed (delivered mid-turn),
+	// dequeued (sent as the next prompt) or popped back into the input.
+	Operation string          `json:"operation"`
+	Content   json.RawMessage `json:"content"`
 }
 
 type message struct {
@@ -73,7 +81,27 @@ type state struct {
 	// Recent are the last assistant message ids: a new line continuing one
 	// of them means the reply was split across imports (re-read the file).
 	Recent []string `json:"recent,omitempty"`
+	// Queue holds the queued texts already imported that a later user
+	// record may still repeat (see queue).
+	Queue []queued `json:"q,omitempty"`
 }
+
+// queued is a text typed while the agent worked, imported as a user
+// message at its enqueue record, that may still come back as a prompt.
+type queued struct {
+	Key  string `json:"k"` // the message's SourceKey
+	Text string `json:"t"` // the text, whitespace collapsed
+}
+
+// maxQueued bounds the queue kept in the state (Claude Code's queue holds a
+// few messages; an unmatched enqueue must not grow the state forever).
+const maxQueued = 32
+
+// parserVersion changes whenever the same lines produce different rows, so
+// that files an older recall imported are read again in full (Version).
+// 2: display kinds for text Claude Code writes itself, isMeta records and
+// queued steering messages imported.
+const parserVersion = 2
 
 // group is one assistant API message, merged from the lines sharing its id.
 type group struct {
@@ -97,6 +125,8 @@ type parser struct {
 	tails     map[string]string // session id -> uuid of its last message read
 	summaries []summary         // summaries whose leaf is not in this file
 	restored  bool
+	queuedAt  map[string]int // SourceKey of a queued message read this time -> index in msgs
+	drop      map[int]bool   // indexes in msgs retracted (a queued text sent again as a prompt)
 }
 
 // summary is a summary record waiting for the session holding its leaf.
@@ -106,8 +136,13 @@ func newParser(file string) *parser {
 	return &parser{
 		file: file, st: state{Tools: map[string]string{}}, byID: map[string]*sessState{},
 		groups: map[string]*group{}, uuids: map[string]string{}, tails: map[string]string{},
+		queuedAt: map[string]int{}, drop: map[int]bool{},
 	}
 }
+
+// Version is the parser version saved with the import state; a file saved
+// by another version is read again in full (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
 
 // Restore loads the state saved at the cursor.
 func (p *parser) Restore(raw json.RawMessage) error {
@@ -208,13 +243,15 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			s.AI = r.AITitle
 		}
 		return nil
+	case "queue-operation":
+		return p.queue(&r, t)
 	case "":
 		t.Malformed("record without a type")
 		return nil
 	default:
 		// Bookkeeping (file-history-snapshot, progress, system, attachment,
-		// queue-operation, last-prompt, ...) and record types recall does
-		// not know yet: counted, never fatal.
+		// last-prompt, ...) and record types recall does not know yet:
+		// counted, never fatal.
 		t.Skip()
 		return nil
 	}
@@ -225,10 +262,6 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
 	if err != nil {
 		t.Malformed("bad timestamp %q", r.Timestamp)
-		return nil
-	}
-	if r.IsMeta {
-		t.Skip()
 		return nil
 	}
 	s := p.sessionFor(&r, ts)
@@ -289,12 +322,30 @@ func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) 
 			})
 		}
 	}
-	if len(texts) > 0 {
-		p.msgs = append(p.msgs, store.Message{
-			SessionID: s.Session.ID, Role: "user", Content: strings.Join(texts, "\n\n"),
-			Timestamp: ts, SourceKey: key(r.UUID, "user", ""),
-		})
+	if len(texts) == 0 {
+		return nil
 	}
+	text := strings.Join(texts, "\n\n")
+	content, kind, keep := classify(text, r.IsMeta, r.IsCompactSummary)
+	if kind == "" || kind == store.DisplayKindCommand {
+		// A queued text that comes back as a prompt is imported once, here.
+		if err := p.unqueue(false, collapse(text)); err != nil {
+			return err
+		}
+		if content != text {
+			if err := p.unqueue(false, collapse(content)); err != nil {
+				return err
+			}
+		}
+	}
+	if !keep {
+		t.Skip()
+		return nil
+	}
+	p.msgs = append(p.msgs, store.Message{
+		SessionID: s.Session.ID, Role: "user", Content: content, DisplayKind: kind,
+		Timestamp: ts, SourceKey: key(r.UUID, "user", ""),
+	})
 	return nil
 }
 
@@ -376,6 +427,15 @@ func (p *parser) Result() importer.Result {
 		ss.CacheWriteTokens += g.use.CacheWrite
 	}
 	p.order = nil // counted once even if Result is called again
+	if len(p.drop) > 0 {
+		kept := p.msgs[:0:0]
+		for i, m := range p.msgs {
+			if !p.drop[i] {
+				kept = append(kept, m)
+			}
+		}
+		p.msgs, p.drop, p.queuedAt = kept, map[int]bool{}, map[string]int{}
+	}
 	var sessions []store.Session
 	for _, s := range p.st.Sessions {
 		s.Session.Title = textutil.Title(firstNonEmpty(s.Custom, s.AI, s.Summary))

@@ -119,6 +119,7 @@ type Msg struct {
 	Reasoning            string
 	Finish               string
 	Tokens               int
+	Kind                 string // display_kind
 }
 
 func (m Msg) String() string {
@@ -131,6 +132,9 @@ func (m Msg) String() string {
 	}
 	if m.Tokens != 0 {
 		fmt.Fprintf(&b, " tokens=%d", m.Tokens)
+	}
+	if m.Kind != "" {
+		fmt.Fprintf(&b, " kind=%s", m.Kind)
 	}
 	return b.String()
 }
@@ -158,7 +162,7 @@ func Dump(t testing.TB, st *store.Store) map[string]Session {
 		d := Session{Session: s.Session}
 		for _, m := range msgs {
 			d.Msgs = append(d.Msgs, Msg{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName,
-				ToolCalls: m.ToolCalls, Reasoning: m.Reasoning, Finish: m.FinishReason, Tokens: m.TokenCount})
+				ToolCalls: m.ToolCalls, Reasoning: m.Reasoning, Finish: m.FinishReason, Tokens: m.TokenCount, Kind: m.DisplayKind})
 		}
 		out[s.ID] = d
 	}
