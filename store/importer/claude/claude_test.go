@@ -282,3 +282,27 @@ func TestSummaryAcrossRuns(t *testing.T) {
 		}
 	}
 }
+
+// TestProblemLinesNameTheProblem: each malformed record's problem line says
+// what is wrong with it, at file:line: a misspelled key shows the keys the
+// record has (before: "unexpected end of JSON input"), a field of the
+// wrong kind names the field and both kinds (before: Go's "cannot
+// unmarshal number into Go struct field block.text of type string").
+func TestProblemLinesNameTheProblem(t *testing.T) {
+	root := it.CopyTree(t, it.Fixtures(t, "claude-problems"))
+	rep := it.Run(t, it.Open(t), &Source{}, root)
+	file := filepath.Join(root, "projects", "-home-dev-typo", "4c2d9e1a-7b3f-4e8a-9c5d-2f1e0a6b8d37.jsonl")
+	want := strings.Join([]string{
+		file + `:1: user record's message has no "content" (its keys: contenst, role)`,
+		file + `:3: bad assistant content: a number, not text`,
+		file + `:4: user record without a message`,
+		file + `:5: bad timestamp "not a time"`,
+		file + `:6: bad user content: "text" is a number, not text`,
+	}, "\n")
+	if got := it.Problems(rep); got != want {
+		t.Errorf("problems:\n%s\nwant:\n%s", got, want)
+	}
+	if rep.Messages != 1 || rep.Malformed != 5 {
+		t.Errorf("report %+v: want the one good record imported, five malformed", rep)
+	}
+}

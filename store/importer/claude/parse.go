@@ -116,6 +116,7 @@ type group struct {
 // parser reads one Claude Code transcript file.
 type parser struct {
 	file      string // path, for the session ids it derives
+	line      []byte // the record being parsed, for problem lines
 	st        state
 	byID      map[string]*sessState
 	msgs      []store.Message
@@ -214,9 +215,10 @@ func ChildID(parent, agent string) string { return parent + "-agent-" + agent }
 func (p *parser) Line(text []byte, t *importer.Tally) error {
 	var r record
 	if err := json.Unmarshal(text, &r); err != nil {
-		t.Malformed("invalid JSON: %s", short(err.Error()))
+		t.Malformed("%s", importer.DecodeProblem(err))
 		return nil
 	}
+	p.line = text
 	switch r.Type {
 	case "user", "assistant":
 	case "summary":
@@ -290,15 +292,21 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) error {
 	raw := r.Message.Content
 	var blocks []block
-	if len(raw) > 0 && raw[0] == '[' {
+	if len(raw) == 0 {
+		var rec struct{ Message json.RawMessage }
+		_ = json.Unmarshal(p.line, &rec)
+		t.Malformed("%s", importer.MissingField("user record's message", "content", rec.Message))
+		return nil
+	}
+	if raw[0] == '[' {
 		if err := json.Unmarshal(raw, &blocks); err != nil {
-			t.Malformed("bad user content: %s", short(err.Error()))
+			t.Malformed("bad user content: %s", importer.DecodeProblem(err))
 			return nil
 		}
 	} else {
 		var text string
 		if err := json.Unmarshal(raw, &text); err != nil {
-			t.Malformed("bad user content: %s", short(err.Error()))
+			t.Malformed("bad user content: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		blocks = []block{{Type: "text", Text: text}}
@@ -354,13 +362,13 @@ func (p *parser) assistant(r *record, s *sessState, ts time.Time, t *importer.Ta
 	var blocks []block
 	if len(m.Content) > 0 && m.Content[0] == '[' {
 		if err := json.Unmarshal(m.Content, &blocks); err != nil {
-			t.Malformed("bad assistant content: %s", short(err.Error()))
+			t.Malformed("bad assistant content: %s", importer.DecodeProblem(err))
 			return nil
 		}
 	} else if len(m.Content) > 0 {
 		var text string
 		if err := json.Unmarshal(m.Content, &text); err != nil {
-			t.Malformed("bad assistant content: %s", short(err.Error()))
+			t.Malformed("bad assistant content: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		blocks = []block{{Type: "text", Text: text}}
@@ -471,11 +479,4 @@ func firstNonEmpty(s ...string) string {
 		}
 	}
 	return ""
-}
-
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
 }

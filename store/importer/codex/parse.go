@@ -148,7 +148,7 @@ func (p *parser) ensureSession(ts time.Time) {
 func (p *parser) Line(text []byte, t *importer.Tally) error {
 	var l line
 	if err := json.Unmarshal(text, &l); err != nil {
-		t.Malformed("invalid JSON: %s", short(err.Error()))
+		t.Malformed("%s", importer.DecodeProblem(err))
 		return nil
 	}
 	var ts time.Time
@@ -163,14 +163,14 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	case "session_meta":
 		var m meta
 		if err := json.Unmarshal(l.Payload, &m); err != nil {
-			t.Malformed("bad session_meta: %s", short(err.Error()))
+			t.Malformed("bad session_meta: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		p.meta(m, ts)
 	case "response_item":
 		var it item
 		if err := json.Unmarshal(l.Payload, &it); err != nil {
-			t.Malformed("bad response_item: %s", short(err.Error()))
+			t.Malformed("bad response_item: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		p.ensureSession(ts)
@@ -178,7 +178,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	case "event_msg":
 		var ev event
 		if err := json.Unmarshal(l.Payload, &ev); err != nil {
-			t.Malformed("bad event_msg: %s", short(err.Error()))
+			t.Malformed("bad event_msg: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		p.ensureSession(ts)
@@ -189,7 +189,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			Cwd   string `json:"cwd"`
 		}
 		if err := json.Unmarshal(l.Payload, &tc); err != nil {
-			t.Malformed("bad turn_context: %s", short(err.Error()))
+			t.Malformed("bad turn_context: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		p.ensureSession(ts)
@@ -435,11 +435,4 @@ func (p *parser) Result() importer.Result {
 		p.msgs[i].SessionID = p.st.Session.ID
 	}
 	return importer.Result{Sessions: sessions, Overwrite: true, Messages: p.msgs, State: &p.st}
-}
-
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
 }

@@ -146,7 +146,7 @@ func hashOf(b []byte) string {
 func (p *parser) Line(text []byte, t *importer.Tally) error {
 	var obj map[string]json.RawMessage
 	if err := json.Unmarshal(text, &obj); err != nil {
-		t.Malformed("invalid JSON: %s", short(err.Error()))
+		t.Malformed("%s", importer.DecodeProblem(err))
 		return nil
 	}
 	if raw, ok := obj["$rewindTo"]; ok {
@@ -158,7 +158,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	if raw, ok := obj["id"]; ok && isString(raw) {
 		var r record
 		if err := json.Unmarshal(text, &r); err != nil {
-			t.Malformed("bad message record: %s", short(err.Error()))
+			t.Malformed("bad message record: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		return p.message(r, hashOf(text))
@@ -166,7 +166,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	if raw, ok := obj["$set"]; ok && len(raw) > 0 && raw[0] == '{' {
 		var set map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &set); err != nil {
-			t.Malformed("bad $set: %s", short(err.Error()))
+			t.Malformed("bad $set: %s", importer.DecodeProblem(err))
 			return nil
 		}
 		return p.set(set, t)
@@ -240,7 +240,7 @@ func (p *parser) set(set map[string]json.RawMessage, t *importer.Tally) error {
 	if raw, ok := set["messages"]; ok {
 		var msgs []json.RawMessage
 		if err := json.Unmarshal(raw, &msgs); err != nil {
-			t.Malformed("bad $set messages: %s", short(err.Error()))
+			t.Malformed("bad $set messages: %s", importer.DecodeProblem(err))
 		} else if len(msgs) > 0 {
 			if len(p.done) > 0 {
 				return importer.ErrRestart
@@ -503,11 +503,4 @@ func firstTime(ss ...string) time.Time {
 		}
 	}
 	return time.Time{}
-}
-
-func short(s string) string {
-	if len(s) > 80 {
-		return s[:80] + "..."
-	}
-	return s
 }

@@ -186,7 +186,7 @@ func (p *Parser) Line(text []byte, t *importer.Tally) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	dec.UseNumber()
 	if err := dec.Decode(&r); err != nil {
-		t.Malformed("invalid JSON: %s", shortErr(err))
+		t.Malformed("%s", importer.DecodeProblem(err))
 		return nil
 	}
 	switch {
@@ -340,12 +340,4 @@ func ParseTime(raw json.RawMessage) (time.Time, error) {
 	}
 	sec, frac := math.Modf(f)
 	return time.Unix(int64(sec), int64(frac*1e9)).UTC(), nil
-}
-
-func shortErr(err error) string {
-	s := err.Error()
-	if len(s) > 80 {
-		s = s[:80] + "..."
-	}
-	return s
 }
