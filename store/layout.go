@@ -108,6 +108,24 @@ func (l layout) messageCol(name, def string) string {
 	return def
 }
 
+// liveMessage is a row of the conversation as it stands, what Hermes
+// counts in message_count: not rewound, not folded into a compaction
+// summary (both active=0), not hidden. Unqualified column names: it is
+// used in correlated subqueries of the messages table.
+func (l layout) liveMessage() string {
+	var parts []string
+	if l.messageCols["active"] {
+		parts = append(parts, "active = 1")
+	}
+	if l.messageCols["display_kind"] {
+		parts = append(parts, "COALESCE(display_kind, '') <> 'hidden'")
+	}
+	if len(parts) == 0 {
+		return "1"
+	}
+	return strings.Join(parts, " AND ")
+}
+
 // visibleMessage is Hermes's search visibility: rewound rows (active=0,
 // compacted=0) and display_kind='hidden' rows are not shown.
 func (l layout) visibleMessage() string {

@@ -122,6 +122,11 @@ func (tx *Tx) UpdateSession(sess Session) error {
 		sess.StartedAt, sess.EndedAt, nullString(sess.EndReason), sess.InputTokens, sess.OutputTokens,
 		sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens, sess.EstimatedCostUSD,
 		nullFloat(sess.ActualCostUSD), nullString(sess.Cwd), nullString(sess.GitBranch), nullString(sess.ModelConfig))
+	if err == nil && tx.s.layout.sessionCols["archived"] {
+		// An update carries the whole current row (Overwrite), so archived
+		// is copied both ways: Hermes un-archives too.
+		err = tx.c.run("UPDATE sessions SET archived = ? WHERE id = ?", boolInt(sess.Archived), sess.ID)
+	}
 	if err != nil {
 		return fmt.Errorf("update session %s: %w", sess.ID, err)
 	}

@@ -249,7 +249,7 @@ func (tx *Tx) finish() error {
 	}
 	for id := range tx.dirty {
 		if err := tx.c.run(`UPDATE sessions SET
-			message_count = (SELECT count(*) FROM messages WHERE session_id = ?1),
+			message_count = (SELECT count(*) FROM messages WHERE session_id = ?1 AND `+tx.s.layout.liveMessage()+`),
 			tool_call_count = (SELECT COALESCE(SUM(CASE WHEN tool_calls IS NULL OR tool_calls = '' OR tool_calls = '[]' THEN 0
 				WHEN json_valid(tool_calls) AND json_type(tool_calls) = 'array' THEN json_array_length(tool_calls) ELSE 1 END), 0)
 				FROM messages WHERE session_id = ?1 AND role = 'assistant')

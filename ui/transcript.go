@@ -77,6 +77,11 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		if !m.Timestamp.IsZero() {
 			when = " · " + m.Timestamp.Local().Format("2006-01-02 15:04")
 		}
+		if m.Compacted {
+			// Folded into a compaction summary: history the agent no
+			// longer sees, kept because a search may land on it.
+			when += " · compacted"
+		}
 		switch m.Role {
 		case "user":
 			if m.DisplayKind != "" {

@@ -48,11 +48,24 @@ func runShow(env *Env, c *Command, args []string) error {
 	if title == "" {
 		title = "(untitled)"
 	}
-	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %d messages\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), len(msgs))
+	compacted := 0
+	for _, m := range msgs {
+		if m.Compacted {
+			compacted++
+		}
+	}
+	count := fmt.Sprintf("%d messages", len(msgs)-compacted)
+	if compacted > 0 {
+		count += fmt.Sprintf(" (and %d compacted into a summary, marked COMPACTED)", compacted)
+	}
+	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %s\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), count)
 	for _, m := range msgs {
 		label := strings.ToUpper(field(recall.Speaker(m)))
 		if m.ToolName != "" {
 			label += ":" + field(m.ToolName)
+		}
+		if m.Compacted {
+			label += " · COMPACTED"
 		}
 		fmt.Fprintf(env.Stdout, "\n#%d [%s] %s\n%s\n", m.ID, label, m.Timestamp.Local().Format("2006-01-02 15:04:05"), termtext.Sanitize(m.Content))
 		if m.ToolCalls != "" {

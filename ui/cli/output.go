@@ -111,12 +111,15 @@ type messageJSON struct {
 	// DisplayKind is the row's display_kind when it has one (FORMATS.md):
 	// role stays the stored one in this raw dump.
 	DisplayKind string `json:"display_kind,omitempty"`
+	// Compacted marks a row folded into a compaction summary (Hermes's
+	// active=0, compacted=1): history, not the live conversation.
+	Compacted bool `json:"compacted,omitempty"`
 }
 
 func toMessageJSON(m store.Message) messageJSON {
 	out := messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: isoTime(m.Timestamp), ToolName: m.ToolName,
 		ToolCallID: m.ToolCallID, TokenCount: m.TokenCount, FinishReason: m.FinishReason, Reasoning: m.Reasoning,
-		DisplayKind: m.DisplayKind}
+		DisplayKind: m.DisplayKind, Compacted: m.Compacted}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
 			out.ToolCalls = json.RawMessage(m.ToolCalls)

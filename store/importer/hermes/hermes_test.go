@@ -132,7 +132,8 @@ func TestImport(t *testing.T) {
 		{store.Session{ID: sA, Source: "cli", Model: "anthropic/claude-sonnet-4.5", ModelConfig: `{"temperature":0.7}`,
 			Title: "Nginx 502 after deploy", StartedAt: at(1781255700), EndedAt: at(1781257500), EndReason: "compression",
 			InputTokens: 18200, OutputTokens: 950, CacheReadTokens: 12000, CacheWriteTokens: 3100, EstimatedCostUSD: 0.1275,
-			Cwd: "/srv/app", GitBranch: "main", MessageCount: 7, ToolCallCount: 1}, wantA},
+			// 7 rows shown, one of them compacted: Hermes counts the live 6.
+			Cwd: "/srv/app", GitBranch: "main", MessageCount: 6, ToolCallCount: 1}, wantA},
 		{store.Session{ID: sB, Source: "subagent", Model: "anthropic/claude-haiku-4.5", ModelConfig: `{"_delegate_from":"` + sA + `"}`,
 			ParentID: sA, StartedAt: at(1781256010), EndedAt: at(1781256040), EndReason: "agent_close",
 			InputTokens: 900, OutputTokens: 60, EstimatedCostUSD: 0.001, Cwd: "/srv/app", GitBranch: "main", MessageCount: 2}, wantB},
@@ -363,5 +364,68 @@ func TestDiscover(t *testing.T) {
 	}
 	if s, ok := importer.Lookup("hermes"); !ok || s.Name() != SourceName {
 		t.Errorf("Lookup(hermes) = %v, %v", s, ok)
+	}
+}
+
+// TestCompactionAndArchiveCopied: a session Hermes compacted (8 rows, 6 of
+// them folded into a summary: active=0, compacted=1) and archived reads in
+// recall as in Hermes: message_count 2 (before: 8), the 6 rows kept and
+// flagged compacted (searchable, as Hermes searches them), the session
+// archived, so the recent list leaves it out; un-archiving it in Hermes
+// carries over on the next import.
+func TestCompactionAndArchiveCopied(t *testing.T) {
+	const sD = "20260614_080000_d4e5f6"
+	path, w := hermesDB(t, t.TempDir())
+	exec(t, w, `INSERT INTO sessions(id, source, model, started_at, message_count, archived) VALUES ('`+sD+`', 'cli', 'openai/gpt-5', 1781424000.0, 2, 1)`)
+	for i := 1; i <= 8; i++ {
+		active, compacted, text := 0, 1, fmt.Sprintf("old turn %d about the flaky redis test", i)
+		switch i {
+		case 7:
+			active, compacted, text = 1, 0, "[CONTEXT COMPACTION] Earlier: the redis test was flaky because of a shared port."
+		case 8:
+			active, compacted, text = 1, 0, "now pin the port in CI"
+		}
+		exec(t, w, fmt.Sprintf(`INSERT INTO messages(session_id, role, content, timestamp, active, compacted) VALUES ('%s', 'user', '%s', %d, %d, %d)`,
+			sD, text, 1781424000+i, active, compacted))
+	}
+	st := it.Open(t)
+	it.Run(t, st, &Source{}, path)
+	ctx := context.Background()
+	sess, err := st.Session(ctx, sD)
+	if err != nil || sess.MessageCount != 2 || !sess.Archived {
+		t.Fatalf("session %+v (%v): want message_count 2 and archived", sess, err)
+	}
+	msgs, err := st.Messages(ctx, sD)
+	if err != nil {
+		t.Fatal(err)
+	}
+	compacted := 0
+	for _, m := range msgs {
+		if m.Compacted && m.Inactive {
+			compacted++
+		} else if m.Inactive || m.Compacted {
+			t.Errorf("message %q: inactive %v, compacted %v", m.Content, m.Inactive, m.Compacted)
+		}
+	}
+	if compacted != 6 || len(msgs) != 8 {
+		t.Errorf("%d messages, %d compacted: want 8 and 6", len(msgs), compacted)
+	}
+	res, err := st.SearchMessages(ctx, "flaky", store.SearchFilter{})
+	if err != nil || len(res.Hits) == 0 {
+		t.Errorf("a compacted row is not searchable: %v, %v", res.Hits, err)
+	}
+	recent, err := st.RecentSessions(ctx, store.ListOptions{Limit: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range recent {
+		if s.ID == sD {
+			t.Errorf("the archived session is in the recent list")
+		}
+	}
+	exec(t, w, `UPDATE sessions SET archived = 0 WHERE id = '`+sD+`'`)
+	it.Run(t, st, &Source{}, path)
+	if sess, _ := st.Session(ctx, sD); sess.Archived {
+		t.Errorf("un-archived in Hermes, still archived in recall")
 	}
 }

@@ -132,6 +132,7 @@ var sessionFields = []string{
 	"id", "source", "model", "model_config", "title", "parent_session_id", "started_at", "ended_at",
 	"end_reason", "input_tokens", "output_tokens", "cache_read_tokens", "cache_write_tokens",
 	"reasoning_tokens", "estimated_cost_usd", "actual_cost_usd", "cwd", "git_branch",
+	"archived",
 	// Not copied, but a change in them means the messages may have changed.
 	"message_count", "tool_call_count", "rewind_count",
 }
@@ -160,7 +161,7 @@ func scanSession(st *sqlite3.Stmt) sessionRow {
 		InputTokens: st.ColumnInt64(9), OutputTokens: st.ColumnInt64(10), CacheReadTokens: st.ColumnInt64(11),
 		CacheWriteTokens: st.ColumnInt64(12), ReasoningTokens: st.ColumnInt64(13),
 		EstimatedCostUSD: st.ColumnFloat(14), ActualCostUSD: st.ColumnFloat(15),
-		Cwd: st.ColumnText(16), GitBranch: st.ColumnText(17),
+		Cwd: st.ColumnText(16), GitBranch: st.ColumnText(17), Archived: st.ColumnInt(18) != 0,
 	}
 	if sess.ParentID == sess.ID {
 		sess.ParentID = ""
@@ -217,7 +218,9 @@ func (s *source) messageSelect() string {
 		s.col(s.messageCols, "tool_call_id"), s.col(s.messageCols, "tool_calls"), s.col(s.messageCols, "tool_name"),
 		"COALESCE(timestamp, 0)", s.col(s.messageCols, "token_count"), s.col(s.messageCols, "finish_reason"),
 		s.col(s.messageCols, "reasoning"), s.col(s.messageCols, "reasoning_content"),
-		"(" + s.visible + ")"}
+		"(" + s.visible + ")",
+		"COALESCE(" + s.col(s.messageCols, "active") + ", 1)", "COALESCE(" + s.col(s.messageCols, "compacted") + ", 0)",
+		s.col(s.messageCols, "display_kind")}
 	return "SELECT " + strings.Join(cols, ", ") + " FROM messages"
 }
 
@@ -232,6 +235,10 @@ func scanMessage(st *sqlite3.Stmt) (store.Message, bool) {
 		ToolCallID: st.ColumnText(4), ToolCalls: toolCalls(st.ColumnText(5)), ToolName: st.ColumnText(6),
 		Timestamp: epoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8), FinishReason: st.ColumnText(9),
 		Reasoning: reasoning, SourceKey: "hermes:" + strconv.FormatInt(id, 10),
+		// Copied as Hermes keeps them: a row compaction folded into a
+		// summary (active=0, compacted=1) is searched but not part of the
+		// live conversation, and counts as Hermes counts it.
+		Inactive: st.ColumnInt(13) == 0, Compacted: st.ColumnInt(14) != 0, DisplayKind: st.ColumnText(15),
 	}
 	return m, st.ColumnInt(12) != 0
 }
