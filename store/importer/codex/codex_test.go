@@ -1,6 +1,7 @@
 package codex
 
 import (
+	"context"
 	"io"
 	"os"
 	"path/filepath"
@@ -250,5 +251,39 @@ func TestDiscover(t *testing.T) {
 func TestRegistered(t *testing.T) {
 	if s, ok := importer.Lookup("codex"); !ok || s.Name() != SourceName {
 		t.Errorf("Lookup(codex) = %v, %v", s, ok)
+	}
+}
+
+// TestResponseItemKinds: every kind of response item a current rollout
+// carries is imported: web searches (search, open_page) as web_search
+// calls whose query and url are searchable (before: dropped), local shell
+// and custom tool calls with their outputs, image generations with their
+// prompt, and the reasoning's clear text after its summary.
+func TestResponseItemKinds(t *testing.T) {
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, it.Fixtures(t, "codex-items"))
+	if rep.Malformed != 0 || len(rep.Problems) != 0 {
+		t.Fatalf("report = %+v: %s", rep, it.Problems(rep))
+	}
+	const id = "019a8c11-2b3c-7d4e-9f5a-6b7c8d9e0f1a"
+	want := []it.Msg{
+		{Role: "user", Content: "Is the sqlc pgx/v5 driver stable yet? Then add a migration."},
+		{Role: "assistant", ToolCalls: it.Calls("ws_0a1b2c", "web_search", `{"type":"search","query":"sqlc pgx v5 driver stable release"}`),
+			Reasoning: "**Checking the sqlc release notes**\n\nThe user wants the current status of the pgx driver in sqlc.", Finish: "tool_calls"},
+		{Role: "assistant", ToolCalls: it.Calls("ws_0a1b2d", "web_search", `{"type":"open_page","url":"https://docs.sqlc.dev/en/latest/guides/using-go-and-pgx.html"}`), Finish: "tool_calls"},
+		{Role: "assistant", ToolCalls: it.Calls("call_ls1", "local_shell", `{"type":"exec","command":["bash","-lc","ls migrations"],"timeout_ms":10000,"working_directory":"/home/dev/ledger"}`), Finish: "tool_calls"},
+		{Role: "tool", Content: "0001_init.sql\n0002_accounts.sql\n", ToolCallID: "call_ls1", ToolName: "local_shell"},
+		{Role: "assistant", ToolCalls: it.Calls("call_ap1", "apply_patch", "*** Begin Patch\n*** Add File: migrations/0003_ledger_entries.sql\n+CREATE TABLE ledger_entries (id bigserial PRIMARY KEY);\n*** End Patch"), Finish: "tool_calls"},
+		{Role: "tool", Content: "Success. Updated the following files:\nA migrations/0003_ledger_entries.sql\n", ToolCallID: "call_ap1", ToolName: "apply_patch"},
+		{Role: "assistant", ToolCalls: it.Calls("ig_77", "image_generation", `{"prompt":"an entity diagram of the ledger_entries table"}`), Finish: "tool_calls"},
+		{Role: "tool", Content: "[image]", ToolCallID: "ig_77", ToolName: "image_generation"},
+		{Role: "assistant", Content: "sqlc's pgx/v5 driver is stable since 1.18; migration 0003 adds ledger_entries."},
+	}
+	it.SameMsgs(t, id, it.Dump(t, st)[id].Msgs, want)
+	for _, q := range []string{"pgx v5 driver stable release", "docs.sqlc.dev"} {
+		res, err := st.SearchMessages(context.Background(), q, store.SearchFilter{})
+		if err != nil || len(res.Hits) == 0 {
+			t.Errorf("the web search %q is not searchable: %v %v", q, res.Hits, err)
+		}
 	}
 }

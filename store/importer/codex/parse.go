@@ -48,6 +48,8 @@ type item struct {
 	Action    json.RawMessage `json:"action"`
 	CallID    string          `json:"call_id"`
 	Output    json.RawMessage `json:"output"`
+	ID        string          `json:"id"`             // web_search_call, image_generation_call
+	Revised   string          `json:"revised_prompt"` // image_generation_call
 }
 
 type textPart struct {
@@ -295,6 +297,16 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 				texts = append(texts, s.Text)
 			}
 		}
+		// The reasoning itself, when the rollout has it in clear text
+		// (content: [{type: "reasoning_text", text}]), after its summary.
+		var parts []textPart
+		if len(it.Content) > 0 && it.Content[0] == '[' && json.Unmarshal(it.Content, &parts) == nil {
+			for _, pt := range parts {
+				if pt.Text != "" && (pt.Type == "reasoning_text" || pt.Type == "text") {
+					texts = append(texts, pt.Text)
+				}
+			}
+		}
 		p.st.Reasoning = textutil.Join("\n\n", p.st.Reasoning, strings.Join(texts, "\n\n"))
 	case "function_call", "custom_tool_call", "local_shell_call":
 		name, args := it.Name, it.Arguments
@@ -317,9 +329,36 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 		name := p.st.Tools[it.CallID]
 		delete(p.st.Tools, it.CallID)
 		p.add(store.Message{Role: "tool", Content: outputText(it.Output), ToolCallID: it.CallID, ToolName: name, Timestamp: ts}, t)
+	case "web_search_call":
+		// The model's own search (no output item: what it found is in its
+		// next message). The action, {type: search, query} or open_page /
+		// find_in_page with a url, is the call's arguments, so the query
+		// is searchable and reads as "web_search docker dns".
+		if len(it.Action) == 0 || string(it.Action) == "null" {
+			t.Skip()
+			return
+		}
+		call := textutil.NewToolCall(callID(it), "web_search", it.Action)
+		p.add(store.Message{Role: "assistant", ToolCalls: textutil.ToolCallsJSON([]textutil.ToolCall{call}),
+			Timestamp: ts, Reasoning: p.takeReasoning(), FinishReason: "tool_calls"}, t)
+	case "image_generation_call":
+		args, _ := json.Marshal(map[string]string{"prompt": it.Revised})
+		call := textutil.NewToolCall(callID(it), "image_generation", args)
+		p.add(store.Message{Role: "assistant", ToolCalls: textutil.ToolCallsJSON([]textutil.ToolCall{call}),
+			Timestamp: ts, Reasoning: p.takeReasoning(), FinishReason: "tool_calls"}, t)
+		p.add(store.Message{Role: "tool", Content: "[image]", ToolCallID: call.ID, ToolName: "image_generation", Timestamp: ts}, t)
 	default:
-		t.Skip() // web_search_call, image_generation_call, compaction, ghost_snapshot, other
+		t.Skip() // compaction (encrypted), ghost_snapshot, other
 	}
+}
+
+// callID is an item's call id, else its own id (web searches and image
+// generations have no call_id).
+func callID(it item) string {
+	if it.CallID != "" {
+		return it.CallID
+	}
+	return it.ID
 }
 
 func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
