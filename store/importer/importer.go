@@ -184,7 +184,38 @@ type Progress struct {
 	FilesDone  int
 	FilesTotal int
 	Messages   int // inserted so far in this run
-	Elapsed    time.Duration
+	// BytesDone and BytesTotal are the sizes of the files done and of all
+	// the run's files (as stat saw them when the run began): files differ
+	// in size by orders of magnitude, so bytes, not files, predict the
+	// time left (ETA).
+	BytesDone, BytesTotal int64
+	Elapsed               time.Duration
+}
+
+// ETA estimates the time left from the share of bytes done so far; ok is
+// false until there is something to extrapolate from.
+func (p Progress) ETA() (left time.Duration, ok bool) {
+	if p.BytesDone <= 0 || p.BytesTotal <= 0 || p.Elapsed <= 0 {
+		return 0, false
+	}
+	rest := p.BytesTotal - p.BytesDone
+	if rest <= 0 {
+		return 0, true
+	}
+	return time.Duration(float64(p.Elapsed) * float64(rest) / float64(p.BytesDone)), true
+}
+
+// fileSizes stats every file once; a file that cannot be stat'ed counts 0
+// (Import reports it).
+func fileSizes(files []string) (sizes []int64, total int64) {
+	sizes = make([]int64, len(files))
+	for i, f := range files {
+		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
+			sizes[i] = fi.Size()
+			total += fi.Size()
+		}
+	}
+	return sizes, total
 }
 
 // Options tunes Run.
@@ -260,6 +291,8 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 	if opt.Files == nil {
 		files = newestFirst(src, files)
 	}
+	sizes, total := fileSizes(files)
+	var done int64
 	start := time.Now()
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
@@ -280,8 +313,10 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			r.note(Problem{File: f, Msg: err.Error()})
 		}
 		rep.Add(r)
+		done += sizes[i]
 		if opt.Progress != nil {
-			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages, Elapsed: time.Since(start)})
+			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages,
+				BytesDone: done, BytesTotal: total, Elapsed: time.Since(start)})
 		}
 	}
 	if fin, ok := src.(Finisher); ok {

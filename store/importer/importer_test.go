@@ -357,3 +357,46 @@ func TestRunNewestFirst(t *testing.T) {
 		t.Errorf("import order %q, want %q", got, want)
 	}
 }
+
+// TestRunProgressBytes: progress counts the bytes of the files done against
+// the bytes of the whole run, which is what the ETA extrapolates from (one
+// large file among small ones must not make the estimate look nearly done).
+func TestRunProgressBytes(t *testing.T) {
+	dir := t.TempDir()
+	var files []string
+	for i, n := range []int{100, 300, 600} {
+		p := filepath.Join(dir, fmt.Sprintf("f%d", i))
+		if err := os.WriteFile(p, make([]byte, n), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, p)
+	}
+	src := &grouped{files: files}
+	var got []string
+	if _, err := importer.Run(context.Background(), it.Open(t), src, nil, importer.Options{Files: files, Progress: func(p importer.Progress) {
+		got = append(got, fmt.Sprintf("%d/%d", p.BytesDone, p.BytesTotal))
+	}}); err != nil {
+		t.Fatal(err)
+	}
+	if s := strings.Join(got, " "); s != "100/1000 400/1000 1000/1000" {
+		t.Errorf("bytes progress %q", s)
+	}
+}
+
+func TestProgressETA(t *testing.T) {
+	for _, tc := range []struct {
+		p    importer.Progress
+		want time.Duration
+		ok   bool
+	}{
+		{importer.Progress{BytesDone: 250, BytesTotal: 1000, Elapsed: 10 * time.Second}, 30 * time.Second, true},
+		{importer.Progress{BytesDone: 1000, BytesTotal: 1000, Elapsed: 10 * time.Second}, 0, true},
+		{importer.Progress{BytesDone: 0, BytesTotal: 1000, Elapsed: 10 * time.Second}, 0, false},
+		{importer.Progress{BytesDone: 10, BytesTotal: 0, Elapsed: time.Second}, 0, false},
+	} {
+		got, ok := tc.p.ETA()
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("%+v: ETA %v %v, want %v %v", tc.p, got, ok, tc.want, tc.ok)
+		}
+	}
+}

@@ -421,13 +421,35 @@ func (p *importProgress) update(pg importer.Progress) {
 	if pg.FilesTotal > 0 {
 		frac = float64(pg.FilesDone) / float64(pg.FilesTotal)
 	}
+	if pg.BytesTotal > 0 {
+		frac = float64(pg.BytesDone) / float64(pg.BytesTotal)
+	}
+	fmt.Fprint(p.w, "\r"+progressLine(pg, p.bar.ViewAs(frac))+"\x1b[K")
+	p.drew = true
+}
+
+// progressLine is the bar's text: source, bar, files, messages, rate and
+// the time left, estimated from the bytes read (importer.Progress.ETA).
+func progressLine(pg importer.Progress, bar string) string {
 	rate := 0.0
 	if s := pg.Elapsed.Seconds(); s > 0 {
 		rate = float64(pg.Messages) / s
 	}
-	fmt.Fprintf(p.w, "\r%-12s %s %d/%d files  %s msgs  %s msg/s\x1b[K",
-		pg.Source, p.bar.ViewAs(frac), pg.FilesDone, pg.FilesTotal, groupDigits(int64(pg.Messages)), fmtRate(rate))
-	p.drew = true
+	line := fmt.Sprintf("%-12s %s %d/%d files  %s msgs  %s msg/s",
+		pg.Source, bar, pg.FilesDone, pg.FilesTotal, groupDigits(int64(pg.Messages)), fmtRate(rate))
+	if left, ok := pg.ETA(); ok {
+		line += "  ETA " + fmtClock(left)
+	}
+	return line
+}
+
+// fmtClock prints a duration as m:ss, or h:mm:ss from an hour on.
+func fmtClock(d time.Duration) string {
+	s := int64(d.Round(time.Second) / time.Second)
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
 }
 
 // done erases the bar before the summary line is printed.
