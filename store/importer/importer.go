@@ -294,6 +294,9 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 	sizes, total := fileSizes(files)
 	var done int64
 	start := time.Now()
+	rec := progressRecorder{st: st, p: store.ImportProgress{Source: src.Name(), FilesTotal: len(files), BytesTotal: total, Started: start}}
+	rec.write(ctx, start) // "importing 0/N" before the first, maybe large, file
+	defer rec.finish()
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -314,6 +317,7 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 		rep.Add(r)
 		done += sizes[i]
+		rec.update(ctx, i+1, rep.Messages, done)
 		if opt.Progress != nil {
 			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages,
 				BytesDone: done, BytesTotal: total, Elapsed: time.Since(start)})
@@ -327,4 +331,44 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 	}
 	return rep, nil
+}
+
+// recordEvery is how often Run rewrites the import progress record: often
+// enough for a TUI's status line, rarely enough that a history of many small
+// files does not pay a transaction per file.
+const recordEvery = time.Second
+
+// progressRecorder keeps the database's import progress record
+// (store.ImportProgress) up to date during Run, so a TUI opened meanwhile
+// can show it. Recording is best effort: a failure to record never fails
+// the import (a real database fault shows on the next file's own write).
+type progressRecorder struct {
+	st      *store.Store
+	p       store.ImportProgress
+	written time.Time
+	failed  bool
+}
+
+func (r *progressRecorder) update(ctx context.Context, files, msgs int, bytes int64) {
+	r.p.FilesDone, r.p.Messages, r.p.BytesDone = files, msgs, bytes
+	if now := time.Now(); now.Sub(r.written) >= recordEvery {
+		r.write(ctx, now)
+	}
+}
+
+// finish marks the record done, also when Run stops early (a cancelled
+// run's context no longer writes, so the record is written without it).
+func (r *progressRecorder) finish() {
+	r.p.Done = true
+	r.write(context.WithoutCancel(context.Background()), time.Now())
+}
+
+func (r *progressRecorder) write(ctx context.Context, now time.Time) {
+	if r.failed || r.st.ReadOnly() {
+		return
+	}
+	r.written, r.p.Updated = now, now
+	if err := r.st.Write(ctx, func(tx *store.Tx) error { return tx.SetImportProgress(r.p) }); err != nil {
+		r.failed = store.IsDatabaseFault(err)
+	}
 }

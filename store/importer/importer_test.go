@@ -400,3 +400,51 @@ func TestProgressETA(t *testing.T) {
 		}
 	}
 }
+
+// watching records, at each file's import, the progress a TUI reading the
+// database would see at that moment.
+type watching struct {
+	grouped
+	seen []string
+}
+
+func (w *watching) Import(ctx context.Context, st *store.Store, f string) (importer.Report, error) {
+	p, ok, err := st.ImportProgress(ctx)
+	if err != nil {
+		return importer.Report{}, err
+	}
+	w.seen = append(w.seen, fmt.Sprintf("%v %s %d/%d running=%v", ok, p.Source, p.FilesDone, p.FilesTotal, p.Running(time.Now())))
+	return importer.Report{Files: 1, Messages: 5}, nil
+}
+
+// TestRunRecordsProgress: a running import keeps its progress in the
+// database (for a TUI opened meanwhile) and marks it done at the end, also
+// when it is cancelled, so no "importing" is shown forever.
+func TestRunRecordsProgress(t *testing.T) {
+	st := it.Open(t)
+	if _, ok, err := st.ImportProgress(context.Background()); ok || err != nil {
+		t.Fatalf("before any import: ok=%v err=%v", ok, err)
+	}
+	src := &watching{grouped: grouped{files: []string{"a", "b"}}}
+	if _, err := importer.Run(context.Background(), st, src, nil, importer.Options{}); err != nil {
+		t.Fatal(err)
+	}
+	// The record is written before the first file, then at most once a
+	// second (so what the second file sees depends on the clock).
+	if len(src.seen) != 2 || src.seen[0] != "true grouped 0/2 running=true" || !strings.HasSuffix(src.seen[1], "/2 running=true") {
+		t.Errorf("seen during the run %q", src.seen)
+	}
+	p, ok, err := st.ImportProgress(context.Background())
+	if err != nil || !ok || !p.Done || p.Running(time.Now()) || p.FilesDone != 2 || p.Messages != 10 {
+		t.Errorf("after the run: %+v ok=%v err=%v", p, ok, err)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := importer.Run(ctx, st, src, nil, importer.Options{}); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled: %v", err)
+	}
+	if p, _, _ := st.ImportProgress(context.Background()); !p.Done {
+		t.Errorf("a cancelled run left %+v", p)
+	}
+}
