@@ -41,6 +41,16 @@ func (b *EngineBackend) ChangeToken(ctx context.Context) (string, error) {
 	return b.Store.ChangeToken(ctx)
 }
 
+// ImportProgress reads how far an import running on the database is, when
+// the store can tell (*store.Store can).
+func (b *EngineBackend) ImportProgress(ctx context.Context) (store.ImportProgress, bool, error) {
+	iw, ok := b.Store.(ImportWatcher)
+	if !ok {
+		return store.ImportProgress{}, false, nil
+	}
+	return iw.ImportProgress(ctx)
+}
+
 // Browse lists recent sessions.
 func (b *EngineBackend) Browse(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
 	return b.Engine.Browse(ctx, o)

@@ -5,7 +5,15 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/store"
 )
+
+// ImportWatcher is implemented by backends that can tell how far an import
+// running on the database is (store.ImportProgress), so the status line
+// shows it while the list fills.
+type ImportWatcher interface {
+	ImportProgress(ctx context.Context) (store.ImportProgress, bool, error)
+}
 
 // ChangeWatcher is implemented by backends that can tell when the database
 // changed under the TUI (the store's change token), so the list follows
@@ -22,6 +30,10 @@ const defaultRefreshEvery = 2 * time.Second
 type dbPollMsg struct {
 	token string
 	err   error
+	// importing is set while an import is running (not done, updated
+	// within store.ImportStale of the reading); imp is its progress.
+	importing bool
+	imp       store.ImportProgress
 }
 
 // pollChanges schedules the next reading, or nil when the backend cannot
@@ -35,7 +47,15 @@ func (m *Model) pollChanges() tea.Cmd {
 	ctx := m.ctx
 	read := func(time.Time) tea.Msg {
 		tok, err := w.ChangeToken(ctx)
-		return dbPollMsg{token: tok, err: err}
+		msg := dbPollMsg{token: tok, err: err}
+		if iw, ok := m.backend.(ImportWatcher); ok {
+			// The wall clock, not opts.Now: staleness is measured against
+			// the importer's own clock.
+			if p, found, err := iw.ImportProgress(ctx); err == nil && found && p.Running(time.Now()) {
+				msg.importing, msg.imp = true, p
+			}
+		}
+		return msg
 	}
 	if !m.polled {
 		return func() tea.Msg { return read(time.Time{}) }
@@ -49,6 +69,9 @@ func (m *Model) pollChanges() tea.Cmd {
 func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
 	baseline := !m.polled
 	m.polled = true
+	if msg.err == nil {
+		m.status.setImport(msg.importing, msg.imp)
+	}
 	changed := msg.err == nil && msg.token != "" && msg.token != m.dbToken
 	if changed {
 		m.dbToken = msg.token
