@@ -14,6 +14,7 @@ type TranscriptStore interface {
 	Messages(ctx context.Context, sessionID string) ([]store.Message, error)
 	Sources(ctx context.Context) ([]string, error)
 	ChangeToken(ctx context.Context) (string, error)
+	RunningImport(ctx context.Context) (store.ImportProgress, bool, error)
 }
 
 // EngineBackend is the Backend of the real program: the recall pipeline for
@@ -34,6 +35,12 @@ func NewEngineBackend(e *recall.Engine, st TranscriptStore) *EngineBackend {
 // reads per result saved on every keystroke's ranked phase.
 func (b *EngineBackend) Discover(ctx context.Context, query string, f store.SearchFilter) (*recall.Discovery, error) {
 	return b.Engine.Discover(ctx, query, recall.DiscoverOptions{Filter: f, SkipEvidence: true})
+}
+
+// RunningImport is the progress of an import another process is running
+// into this database, if any.
+func (b *EngineBackend) RunningImport(ctx context.Context) (store.ImportProgress, bool, error) {
+	return b.Store.RunningImport(ctx)
 }
 
 // ChangeToken changes whenever another process writes sessions or messages.

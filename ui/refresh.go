@@ -5,6 +5,8 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
+	"github.com/recall-dev/recall/store"
 )
 
 // ChangeWatcher is implemented by backends that can tell when the database
@@ -14,14 +16,24 @@ type ChangeWatcher interface {
 	ChangeToken(ctx context.Context) (string, error)
 }
 
+// ImportWatcher is implemented by backends that can tell when another
+// process is importing into the database, so the status line shows the
+// import's progress while the list fills.
+type ImportWatcher interface {
+	RunningImport(ctx context.Context) (store.ImportProgress, bool, error)
+}
+
 // defaultRefreshEvery is cheap (three aggregate reads) and quick enough that
 // the session you had a minute ago is in the list when you look.
 const defaultRefreshEvery = 2 * time.Second
 
-// dbPollMsg carries one reading of the change token.
+// dbPollMsg carries one reading of the change token, and of the running
+// import when the backend tells.
 type dbPollMsg struct {
-	token string
-	err   error
+	token     string
+	err       error
+	importing store.ImportProgress
+	running   bool
 }
 
 // pollChanges schedules the next reading, or nil when the backend cannot
@@ -33,9 +45,15 @@ func (m *Model) pollChanges() tea.Cmd {
 		return nil
 	}
 	ctx := m.ctx
+	iw, _ := m.backend.(ImportWatcher)
 	read := func(time.Time) tea.Msg {
 		tok, err := w.ChangeToken(ctx)
-		return dbPollMsg{token: tok, err: err}
+		msg := dbPollMsg{token: tok, err: err}
+		if iw != nil {
+			// A failed reading shows no progress; it never stops the poll.
+			msg.importing, msg.running, _ = iw.RunningImport(ctx)
+		}
+		return msg
 	}
 	if !m.polled {
 		return func() tea.Msg { return read(time.Time{}) }
@@ -47,6 +65,7 @@ func (m *Model) pollChanges() tea.Cmd {
 // flight already sees the new rows, and a failed reading (the database is
 // busy) simply waits for the next one.
 func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
+	m.status.setImport(msg.importing, msg.running)
 	baseline := !m.polled
 	m.polled = true
 	changed := msg.err == nil && msg.token != "" && msg.token != m.dbToken

@@ -21,7 +21,10 @@ const statusTTL = 4 * time.Second
 type statusLine struct {
 	styles  *Styles
 	search  string // "trigram · 3 ms · 12 sessions"
-	msg     string
+	// importing is another process's import into this database, while it
+	// runs: "importing claude-code 312/500 files · 41,200 msgs · ETA 0:42".
+	importing string
+	msg       string
 	err     bool
 	msgID   uint64
 	msgTime time.Time
@@ -38,6 +41,19 @@ func (s *statusLine) setSearch(idx store.Index, elapsed time.Duration, n int, br
 		return
 	}
 	s.search = fmt.Sprintf("%s · %.1f ms · %d %s", idx, float64(elapsed.Microseconds())/1000, n, noun)
+}
+
+// setImport records the running import's progress ("" when none runs).
+func (s *statusLine) setImport(p store.ImportProgress, running bool) {
+	if !running {
+		s.importing = ""
+		return
+	}
+	s.importing = fmt.Sprintf("importing %s %d/%d files · %s msgs", termtext.OneLine(termtext.Sanitize(p.Source)),
+		p.FilesDone, p.FilesTotal, termtext.Thousands(int64(p.Messages)))
+	if d, ok := p.ETA(); ok {
+		s.importing += " · ETA " + termtext.Clock(d)
+	}
 }
 
 // set shows a transient message and returns the command that expires it.
@@ -64,6 +80,9 @@ const maxStatusLines = 3
 // body gives up its last lines for them, see trimLastLines).
 func (s *statusLine) view(w int, h *help.Model, short []key.Binding) string {
 	left := s.styles.Status.Index.Render(s.search)
+	if s.importing != "" {
+		left += "  " + s.styles.Status.Info.Render(s.importing)
+	}
 	if s.msg == "" {
 		return s.withHelp(left, w, h, short)
 	}

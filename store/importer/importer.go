@@ -183,8 +183,11 @@ type Progress struct {
 	File       string
 	FilesDone  int
 	FilesTotal int
-	Messages   int // inserted so far in this run
-	Elapsed    time.Duration
+	// BytesDone and BytesTotal are the sizes of the files done and of all
+	// of them: files differ a hundredfold in size, so an ETA goes by bytes.
+	BytesDone, BytesTotal int64
+	Messages              int // inserted so far in this run
+	Elapsed               time.Duration
 }
 
 // Options tunes Run.
@@ -260,12 +263,21 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 	if opt.Files == nil {
 		files = newestFirst(src, files)
 	}
+	sizes := make([]int64, len(files))
+	var total, done int64
+	for i, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			sizes[i] = fi.Size()
+			total += sizes[i]
+		}
+	}
 	start := time.Now()
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
 		r, err := src.Import(ctx, st, f)
+		done += sizes[i]
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
@@ -281,7 +293,8 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 		rep.Add(r)
 		if opt.Progress != nil {
-			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages, Elapsed: time.Since(start)})
+			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files),
+				BytesDone: done, BytesTotal: total, Messages: rep.Messages, Elapsed: time.Since(start)})
 		}
 	}
 	if fin, ok := src.(Finisher); ok {
