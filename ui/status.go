@@ -19,15 +19,15 @@ const statusTTL = 4 * time.Second
 // statusLine is the bottom line: which index served the query and how fast,
 // a transient message (errors, "copied"), and the short help.
 type statusLine struct {
-	styles  *Styles
-	search  string // "trigram · 3 ms · 12 sessions"
+	styles *Styles
+	search string // "trigram · 3 ms · 12 sessions"
 	// importing is another process's import into this database, while it
 	// runs: "importing claude-code 312/500 files · 41,200 msgs · ETA 0:42".
 	importing string
 	msg       string
-	err     bool
-	msgID   uint64
-	msgTime time.Time
+	err       bool
+	msgID     uint64
+	msgTime   time.Time
 }
 
 // setSearch records the last answer's index and timing.

@@ -363,7 +363,6 @@ func fmtSeconds(d time.Duration) string {
 // fmtRate prints a rate with thousands separators: 48,210.
 func fmtRate(f float64) string { return termtext.Thousands(int64(f + 0.5)) }
 
-
 // importProgress draws a progress bar on a terminal (stderr, else stdout
 // when it is not carrying JSON); elsewhere it stays silent and the final
 // summary line is the only output.
