@@ -102,6 +102,17 @@ type parser struct {
 	msgs []store.Message
 }
 
+// parserVersion changes whenever the same lines produce different rows, so
+// that rollouts an older recall imported are read again in full (their old
+// rows replaced, not doubled).
+// 1: web_search_call and image_generation_call items imported as tool
+// calls; reasoning content in clear text kept.
+const parserVersion = 1
+
+// Version is the parser version saved with the import state
+// (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
+
 func newParser(file string) *parser {
 	return &parser{file: file, st: state{Tools: map[string]string{}, Echo: map[string][]echo{}}}
 }
