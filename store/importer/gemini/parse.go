@@ -118,6 +118,16 @@ type parser struct {
 	restored bool
 }
 
+// parserVersion changes whenever the same lines produce different rows, so
+// that files an older recall imported are read again in full.
+// 1: the session id is sessionId whenever present, projectHash or not
+// (before, such a file was filed under its file name).
+const parserVersion = 1
+
+// Version is the parser version saved with the import state
+// (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
+
 func newParser(info fileInfo) *parser {
 	return &parser{info: info, done: map[string]string{}, pend: map[string]*pending{}}
 }
