@@ -73,7 +73,9 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	if err != nil {
 		return Plan{}, fmt.Errorf("read import state of %s: %w", path, err)
 	}
-	if !ok {
+	if !ok || prev.Source != source {
+		// Never read, or read by another importer (given the wrong format,
+		// which imported nothing): this one reads it as new.
 		return p, nil
 	}
 	p.Seen = true
