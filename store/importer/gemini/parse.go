@@ -171,6 +171,12 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			t.Malformed("bad message record: %s", importer.DecodeProblem(err))
 			return nil
 		}
+		if (r.Type == "user" || r.Type == "gemini" || r.Type == "model") && r.Content == nil && r.DisplayContent == nil {
+			// Gemini writes content on every message (an empty one as "" or
+			// []); without it the record was mangled, not empty.
+			t.Malformed("%s", importer.MissingField(r.Type+" message record", "content", text))
+			return nil
+		}
 		return p.message(r, hashOf(text))
 	}
 	if raw, ok := obj["$set"]; ok && len(raw) > 0 && raw[0] == '{' {
