@@ -14,6 +14,7 @@ type TranscriptStore interface {
 	Messages(ctx context.Context, sessionID string) ([]store.Message, error)
 	Sources(ctx context.Context) ([]string, error)
 	ChangeToken(ctx context.Context) (string, error)
+	RunningImport(ctx context.Context) (store.ImportProgress, bool, error)
 }
 
 // EngineBackend is the Backend of the real program: the recall pipeline for
@@ -36,19 +37,15 @@ func (b *EngineBackend) Discover(ctx context.Context, query string, f store.Sear
 	return b.Engine.Discover(ctx, query, recall.DiscoverOptions{Filter: f, SkipEvidence: true})
 }
 
+// RunningImport is the progress of an import another process is running
+// into this database, if any.
+func (b *EngineBackend) RunningImport(ctx context.Context) (store.ImportProgress, bool, error) {
+	return b.Store.RunningImport(ctx)
+}
+
 // ChangeToken changes whenever another process writes sessions or messages.
 func (b *EngineBackend) ChangeToken(ctx context.Context) (string, error) {
 	return b.Store.ChangeToken(ctx)
-}
-
-// ImportProgress reads how far an import running on the database is, when
-// the store can tell (*store.Store can).
-func (b *EngineBackend) ImportProgress(ctx context.Context) (store.ImportProgress, bool, error) {
-	iw, ok := b.Store.(ImportWatcher)
-	if !ok {
-		return store.ImportProgress{}, false, nil
-	}
-	return iw.ImportProgress(ctx)
 }
 
 // Browse lists recent sessions.

@@ -5,15 +5,9 @@ import (
 	"time"
 
 	tea "github.com/charmbracelet/bubbletea"
+
 	"github.com/recall-dev/recall/store"
 )
-
-// ImportWatcher is implemented by backends that can tell how far an import
-// running on the database is (store.ImportProgress), so the status line
-// shows it while the list fills.
-type ImportWatcher interface {
-	ImportProgress(ctx context.Context) (store.ImportProgress, bool, error)
-}
 
 // ChangeWatcher is implemented by backends that can tell when the database
 // changed under the TUI (the store's change token), so the list follows
@@ -22,18 +16,24 @@ type ChangeWatcher interface {
 	ChangeToken(ctx context.Context) (string, error)
 }
 
+// ImportWatcher is implemented by backends that can tell when another
+// process is importing into the database, so the status line shows the
+// import's progress while the list fills.
+type ImportWatcher interface {
+	RunningImport(ctx context.Context) (store.ImportProgress, bool, error)
+}
+
 // defaultRefreshEvery is cheap (three aggregate reads) and quick enough that
 // the session you had a minute ago is in the list when you look.
 const defaultRefreshEvery = 2 * time.Second
 
-// dbPollMsg carries one reading of the change token.
+// dbPollMsg carries one reading of the change token, and of the running
+// import when the backend tells.
 type dbPollMsg struct {
-	token string
-	err   error
-	// importing is set while an import is running (not done, updated
-	// within store.ImportStale of the reading); imp is its progress.
-	importing bool
-	imp       store.ImportProgress
+	token     string
+	err       error
+	importing store.ImportProgress
+	running   bool
 }
 
 // pollChanges schedules the next reading, or nil when the backend cannot
@@ -45,15 +45,13 @@ func (m *Model) pollChanges() tea.Cmd {
 		return nil
 	}
 	ctx := m.ctx
+	iw, _ := m.backend.(ImportWatcher)
 	read := func(time.Time) tea.Msg {
 		tok, err := w.ChangeToken(ctx)
 		msg := dbPollMsg{token: tok, err: err}
-		if iw, ok := m.backend.(ImportWatcher); ok {
-			// The wall clock, not opts.Now: staleness is measured against
-			// the importer's own clock.
-			if p, found, err := iw.ImportProgress(ctx); err == nil && found && p.Running(time.Now()) {
-				msg.importing, msg.imp = true, p
-			}
+		if iw != nil {
+			// A failed reading shows no progress; it never stops the poll.
+			msg.importing, msg.running, _ = iw.RunningImport(ctx)
 		}
 		return msg
 	}
@@ -67,11 +65,9 @@ func (m *Model) pollChanges() tea.Cmd {
 // flight already sees the new rows, and a failed reading (the database is
 // busy) simply waits for the next one.
 func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
+	m.status.setImport(msg.importing, msg.running)
 	baseline := !m.polled
 	m.polled = true
-	if msg.err == nil {
-		m.status.setImport(msg.importing, msg.imp)
-	}
 	changed := msg.err == nil && msg.token != "" && msg.token != m.dbToken
 	if changed {
 		m.dbToken = msg.token

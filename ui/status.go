@@ -21,9 +21,8 @@ const statusTTL = 4 * time.Second
 type statusLine struct {
 	styles *Styles
 	search string // "trigram · 3 ms · 12 sessions"
-	// importing is the progress of an import running meanwhile
-	// ("importing claude-code 312/500 files · 41,200 msgs · ETA 0:42"),
-	// else "".
+	// importing is another process's import into this database, while it
+	// runs: "importing claude-code 312/500 files · 41,200 msgs · ETA 0:42".
 	importing string
 	msg       string
 	err       bool
@@ -44,43 +43,17 @@ func (s *statusLine) setSearch(idx store.Index, elapsed time.Duration, n int, br
 	s.search = fmt.Sprintf("%s · %.1f ms · %d %s", idx, float64(elapsed.Microseconds())/1000, n, noun)
 }
 
-// setImport shows (running) or clears the progress of an import running
-// on the database.
-func (s *statusLine) setImport(running bool, p store.ImportProgress) {
+// setImport records the running import's progress ("" when none runs).
+func (s *statusLine) setImport(p store.ImportProgress, running bool) {
 	if !running {
 		s.importing = ""
 		return
 	}
 	s.importing = fmt.Sprintf("importing %s %d/%d files · %s msgs", termtext.OneLine(termtext.Sanitize(p.Source)),
-		p.FilesDone, p.FilesTotal, groupDigits(p.Messages))
-	if left, ok := p.ETA(); ok {
-		s.importing += " · ETA " + clock(left)
+		p.FilesDone, p.FilesTotal, termtext.Thousands(int64(p.Messages)))
+	if d, ok := p.ETA(); ok {
+		s.importing += " · ETA " + termtext.Clock(d)
 	}
-}
-
-// groupDigits prints n with thousands separators: 41,200.
-func groupDigits(n int) string {
-	d := fmt.Sprint(n)
-	if n < 0 {
-		return d
-	}
-	var b strings.Builder
-	for i, c := range d {
-		if i > 0 && (len(d)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
-// clock prints a duration as m:ss, or h:mm:ss from an hour on.
-func clock(d time.Duration) string {
-	sec := int64(d.Round(time.Second) / time.Second)
-	if sec >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", sec/3600, sec/60%60, sec%60)
-	}
-	return fmt.Sprintf("%d:%02d", sec/60, sec%60)
 }
 
 // set shows a transient message and returns the command that expires it.

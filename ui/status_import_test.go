@@ -22,7 +22,7 @@ func TestStatusImportFits(t *testing.T) {
 		wantSearch bool
 	}{{80, false}, {120, true}} {
 		s := statusLine{styles: MonochromeStyles(), search: "recent · 162 sessions"}
-		s.setImport(true, p)
+		s.setImport(p, true)
 		h := help.New()
 		line := ansi.Strip(s.view(tc.w, &h, nil))
 		if !strings.Contains(line, "importing claude-code 295/2000 files · 188,800 msgs · ETA 1:30") {

@@ -73,7 +73,9 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	if err != nil {
 		return Plan{}, fmt.Errorf("read import state of %s: %w", path, err)
 	}
-	if !ok {
+	if !ok || prev.Source != source {
+		// Never read, or read by another importer (given the wrong format,
+		// which imported nothing): this one reads it as new.
 		return p, nil
 	}
 	p.Seen = true
@@ -210,6 +212,16 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 			return 0, fmt.Errorf("insert messages: %w", err)
 		}
 	}
+	if p.Full && p.Seen {
+		// A session the file produced before and no longer does (its id
+		// now comes from the file's own record, not its name) goes when
+		// it is left empty, and so leaves the file's list.
+		kept, err := dropLeftBehind(tx, all, b.Sessions)
+		if err != nil {
+			return 0, err
+		}
+		all = kept
+	}
 	state := savedState{Cursor: b.Cursor, Version: b.Version}
 	if b.Parser != nil {
 		raw, err := json.Marshal(b.Parser)
@@ -230,6 +242,29 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 		return 0, fmt.Errorf("save import state of %s: %w", p.Path, err)
 	}
 	return n, nil
+}
+
+// dropLeftBehind deletes the sessions of ids that produced is not among and
+// that nothing refers to any more, and returns ids without them.
+func dropLeftBehind(tx *store.Tx, ids []string, produced []store.Session) ([]string, error) {
+	now := map[string]bool{}
+	for _, s := range produced {
+		now[s.ID] = true
+	}
+	kept := ids[:0:0]
+	for _, id := range ids {
+		if !now[id] {
+			gone, err := tx.DeleteSessionIfEmpty(id)
+			if err != nil {
+				return nil, fmt.Errorf("delete session %s: %w", id, err)
+			}
+			if gone {
+				continue
+			}
+		}
+		kept = append(kept, id)
+	}
+	return kept, nil
 }
 
 // DropTooLarge returns msgs without the messages larger than the store

@@ -183,39 +183,11 @@ type Progress struct {
 	File       string
 	FilesDone  int
 	FilesTotal int
-	Messages   int // inserted so far in this run
 	// BytesDone and BytesTotal are the sizes of the files done and of all
-	// the run's files (as stat saw them when the run began): files differ
-	// in size by orders of magnitude, so bytes, not files, predict the
-	// time left (ETA).
+	// of them: files differ a hundredfold in size, so an ETA goes by bytes.
 	BytesDone, BytesTotal int64
+	Messages              int // inserted so far in this run
 	Elapsed               time.Duration
-}
-
-// ETA estimates the time left from the share of bytes done so far; ok is
-// false until there is something to extrapolate from.
-func (p Progress) ETA() (left time.Duration, ok bool) {
-	if p.BytesDone <= 0 || p.BytesTotal <= 0 || p.Elapsed <= 0 {
-		return 0, false
-	}
-	rest := p.BytesTotal - p.BytesDone
-	if rest <= 0 {
-		return 0, true
-	}
-	return time.Duration(float64(p.Elapsed) * float64(rest) / float64(p.BytesDone)), true
-}
-
-// fileSizes stats every file once; a file that cannot be stat'ed counts 0
-// (Import reports it).
-func fileSizes(files []string) (sizes []int64, total int64) {
-	sizes = make([]int64, len(files))
-	for i, f := range files {
-		if fi, err := os.Stat(f); err == nil && fi.Mode().IsRegular() {
-			sizes[i] = fi.Size()
-			total += fi.Size()
-		}
-	}
-	return sizes, total
 }
 
 // Options tunes Run.
@@ -291,17 +263,21 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 	if opt.Files == nil {
 		files = newestFirst(src, files)
 	}
-	sizes, total := fileSizes(files)
-	var done int64
+	sizes := make([]int64, len(files))
+	var total, done int64
+	for i, f := range files {
+		if fi, err := os.Stat(f); err == nil {
+			sizes[i] = fi.Size()
+			total += sizes[i]
+		}
+	}
 	start := time.Now()
-	rec := progressRecorder{st: st, p: store.ImportProgress{Source: src.Name(), FilesTotal: len(files), BytesTotal: total, Started: start}}
-	rec.write(ctx, start) // "importing 0/N" before the first, maybe large, file
-	defer rec.finish()
 	for i, f := range files {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
 		r, err := src.Import(ctx, st, f)
+		done += sizes[i]
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
@@ -316,11 +292,9 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			r.note(Problem{File: f, Msg: err.Error()})
 		}
 		rep.Add(r)
-		done += sizes[i]
-		rec.update(ctx, i+1, rep.Messages, done)
 		if opt.Progress != nil {
-			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files), Messages: rep.Messages,
-				BytesDone: done, BytesTotal: total, Elapsed: time.Since(start)})
+			opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i + 1, FilesTotal: len(files),
+				BytesDone: done, BytesTotal: total, Messages: rep.Messages, Elapsed: time.Since(start)})
 		}
 	}
 	if fin, ok := src.(Finisher); ok {
@@ -331,44 +305,4 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 	}
 	return rep, nil
-}
-
-// recordEvery is how often Run rewrites the import progress record: often
-// enough for a TUI's status line, rarely enough that a history of many small
-// files does not pay a transaction per file.
-const recordEvery = time.Second
-
-// progressRecorder keeps the database's import progress record
-// (store.ImportProgress) up to date during Run, so a TUI opened meanwhile
-// can show it. Recording is best effort: a failure to record never fails
-// the import (a real database fault shows on the next file's own write).
-type progressRecorder struct {
-	st      *store.Store
-	p       store.ImportProgress
-	written time.Time
-	failed  bool
-}
-
-func (r *progressRecorder) update(ctx context.Context, files, msgs int, bytes int64) {
-	r.p.FilesDone, r.p.Messages, r.p.BytesDone = files, msgs, bytes
-	if now := time.Now(); now.Sub(r.written) >= recordEvery {
-		r.write(ctx, now)
-	}
-}
-
-// finish marks the record done, also when Run stops early (a cancelled
-// run's context no longer writes, so the record is written without it).
-func (r *progressRecorder) finish() {
-	r.p.Done = true
-	r.write(context.WithoutCancel(context.Background()), time.Now())
-}
-
-func (r *progressRecorder) write(ctx context.Context, now time.Time) {
-	if r.failed || r.st.ReadOnly() {
-		return
-	}
-	r.written, r.p.Updated = now, now
-	if err := r.st.Write(ctx, func(tx *store.Tx) error { return tx.SetImportProgress(r.p) }); err != nil {
-		r.failed = store.IsDatabaseFault(err)
-	}
 }

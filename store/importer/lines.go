@@ -243,7 +243,13 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 		if err != nil {
 			return err
 		}
-		if p.Unchanged {
+		parser := newParser()
+		version := 0
+		if v, ok := parser.(Versioned); ok {
+			version = v.Version()
+		}
+		// A file an older parser read is read again even when unchanged.
+		if p.Unchanged && !(p.Seen && version != p.Version) {
 			rep.Unchanged = 1
 			return nil
 		}
@@ -254,7 +260,6 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 			return err
 		}
 		defer rc.Close()
-		parser := newParser()
 		var r Report
 		t := &Tally{rep: &r, file: path}
 		lr := NewLineReader(rc, 0, 0)
@@ -287,7 +292,7 @@ func ImportWhole(ctx context.Context, st *store.Store, source, path string, open
 		t1 := time.Now()
 		n, err := Commit(tx, p, Batch{
 			Sessions: res.Sessions, Overwrite: res.Overwrite, Messages: DropTooLarge(res.Messages, path, &r),
-			Cursor: Cursor{Offset: off, Line: line},
+			Cursor: Cursor{Offset: off, Line: line}, Version: version,
 		})
 		if err != nil {
 			return err

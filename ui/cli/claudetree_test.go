@@ -20,6 +20,7 @@ type claudeTree struct {
 	Sessions int
 	Messages int
 	Bytes    int64
+	Paths    []string // the transcripts, oldest first (file i is i hours after the first)
 }
 
 // treeWords are the vocabulary of generated messages.
@@ -146,6 +147,11 @@ func writeClaudeTree(t testing.TB, dir string, files, msgsPerFile, words int) cl
 		if err := fh.Close(); err != nil {
 			t.Fatal(err)
 		}
+		// The file was last written with its last record, as Claude Code's are.
+		if err := os.Chtimes(path, ts, ts); err != nil {
+			t.Fatal(err)
+		}
+		tree.Paths = append(tree.Paths, path)
 	}
 	return tree
 }

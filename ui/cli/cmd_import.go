@@ -201,7 +201,8 @@ func runImport(env *Env, c *Command, args []string) error {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
 	}
 
-	pr := newImportProgress(env, *asJSON)
+	pr := newImportProgress(env, st, *asJSON)
+	defer pr.finish()
 	var results []importResult
 	for _, src := range srcs {
 		if env.Ctx.Err() != nil {
@@ -360,22 +361,7 @@ func fmtSeconds(d time.Duration) string {
 }
 
 // fmtRate prints a rate with thousands separators: 48,210.
-func fmtRate(f float64) string { return groupDigits(int64(f + 0.5)) }
-
-func groupDigits(n int64) string {
-	s := fmt.Sprint(n)
-	if n < 0 {
-		return s
-	}
-	var b strings.Builder
-	for i, c := range s {
-		if i > 0 && (len(s)-i)%3 == 0 {
-			b.WriteByte(',')
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
+func fmtRate(f float64) string { return termtext.Thousands(int64(f + 0.5)) }
 
 // importProgress draws a progress bar on a terminal (stderr, else stdout
 // when it is not carrying JSON); elsewhere it stays silent and the final
@@ -385,10 +371,20 @@ type importProgress struct {
 	bar  progress.Model
 	last time.Time
 	drew bool
+	// The progress is also recorded in the database (store.ImportProgress)
+	// for a TUI opened meanwhile, at most every saveEvery.
+	env     *Env
+	st      *store.Store
+	started time.Time
+	saved   time.Time
 }
 
-func newImportProgress(env *Env, asJSON bool) *importProgress {
-	p := &importProgress{}
+// saveEvery bounds how often the progress is written to the database: each
+// write is a transaction of its own between the import's.
+const saveEvery = 500 * time.Millisecond
+
+func newImportProgress(env *Env, st *store.Store, asJSON bool) *importProgress {
+	p := &importProgress{env: env, st: st, started: time.Now()}
 	switch {
 	case isTerminal(env.Stderr):
 		p.w = env.Stderr
@@ -407,9 +403,14 @@ func isTerminal(w io.Writer) bool {
 	return ok && term.IsTerminal(int(f.Fd()))
 }
 
-// update is importer.Options.Progress: redraw at most ten times a second.
+// update is importer.Options.Progress: record the progress for other
+// processes, and redraw the bar at most ten times a second.
 func (p *importProgress) update(pg importer.Progress) {
-	if p == nil || p.w == nil {
+	if p == nil {
+		return
+	}
+	p.record(pg)
+	if p.w == nil {
 		return
 	}
 	now := time.Now()
@@ -421,35 +422,42 @@ func (p *importProgress) update(pg importer.Progress) {
 	if pg.FilesTotal > 0 {
 		frac = float64(pg.FilesDone) / float64(pg.FilesTotal)
 	}
-	if pg.BytesTotal > 0 {
-		frac = float64(pg.BytesDone) / float64(pg.BytesTotal)
-	}
-	fmt.Fprint(p.w, "\r"+progressLine(pg, p.bar.ViewAs(frac))+"\x1b[K")
-	p.drew = true
-}
-
-// progressLine is the bar's text: source, bar, files, messages, rate and
-// the time left, estimated from the bytes read (importer.Progress.ETA).
-func progressLine(pg importer.Progress, bar string) string {
 	rate := 0.0
 	if s := pg.Elapsed.Seconds(); s > 0 {
 		rate = float64(pg.Messages) / s
 	}
-	line := fmt.Sprintf("%-12s %s %d/%d files  %s msgs  %s msg/s",
-		pg.Source, bar, pg.FilesDone, pg.FilesTotal, groupDigits(int64(pg.Messages)), fmtRate(rate))
-	if left, ok := pg.ETA(); ok {
-		line += "  ETA " + fmtClock(left)
+	eta := ""
+	if d, ok := (store.ImportProgress{FilesDone: pg.FilesDone, FilesTotal: pg.FilesTotal, BytesDone: pg.BytesDone,
+		BytesTotal: pg.BytesTotal, Started: now.Add(-pg.Elapsed), Updated: now}).ETA(); ok {
+		eta = "  ETA " + termtext.Clock(d)
 	}
-	return line
+	fmt.Fprintf(p.w, "\r%-12s %s %d/%d files  %s msgs  %s msg/s%s\x1b[K",
+		pg.Source, p.bar.ViewAs(frac), pg.FilesDone, pg.FilesTotal, termtext.Thousands(int64(pg.Messages)), fmtRate(rate), eta)
+	p.drew = true
 }
 
-// fmtClock prints a duration as m:ss, or h:mm:ss from an hour on.
-func fmtClock(d time.Duration) string {
-	s := int64(d.Round(time.Second) / time.Second)
-	if s >= 3600 {
-		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+// record writes the progress to the database, throttled; the last file's
+// always (the bar's end is what a TUI shows last).
+func (p *importProgress) record(pg importer.Progress) {
+	if p.st == nil {
+		return
 	}
-	return fmt.Sprintf("%d:%02d", s/60, s%60)
+	now := time.Now()
+	if pg.FilesDone < pg.FilesTotal && now.Sub(p.saved) < saveEvery {
+		return
+	}
+	p.saved = now
+	// A failure to record is no reason to stop the import: the TUI just
+	// shows less.
+	_ = p.st.SetImportProgress(p.env.Ctx, store.ImportProgress{Source: pg.Source, FilesDone: pg.FilesDone, FilesTotal: pg.FilesTotal,
+		BytesDone: pg.BytesDone, BytesTotal: pg.BytesTotal, Messages: pg.Messages, Started: now.Add(-pg.Elapsed), Updated: now, PID: os.Getpid()})
+}
+
+// finish removes the progress record when the import ends, however it ends.
+func (p *importProgress) finish() {
+	if p != nil && p.st != nil && !p.saved.IsZero() {
+		_ = p.st.ClearImportProgress(context.WithoutCancel(p.env.Ctx))
+	}
 }
 
 // done erases the bar before the summary line is printed.

@@ -338,3 +338,54 @@ func BenchmarkImportClaude(b *testing.B) {
 	}
 	b.Logf("tree: %d files, %d messages, %.1f MB", tree.Files, tree.Messages, float64(tree.Bytes)/1e6)
 }
+
+// BenchmarkImportNewestFirst measures how soon a first import makes the
+// recent past searchable: on the generated tree (file i written i hours
+// after the first, 500 files over three weeks by default), the time until
+// the newest twelfth of the files is imported, newest first (the default)
+// and in Discover's path order (the order before), side by side.
+func BenchmarkImportNewestFirst(b *testing.B) {
+	files := 500
+	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_IMPORT_FILES")); err == nil && v > 0 {
+		files = v
+	}
+	tree := writeClaudeTree(b, b.TempDir(), files, 640, 24)
+	src, _ := importer.Lookup("claude")
+	discovered, err := src.Discover([]string{tree.Dir})
+	if err != nil {
+		b.Fatal(err)
+	}
+	recent := map[string]bool{}
+	for _, p := range tree.Paths[len(tree.Paths)-max(1, files/12):] {
+		recent[p] = true
+	}
+	for _, order := range []struct {
+		name  string
+		files []string // nil: Run's own order
+	}{{"newest-first", nil}, {"path-order", discovered}} {
+		b.Run(order.name, func(b *testing.B) {
+			var total time.Duration
+			for i := 0; i < b.N; i++ {
+				st, err := store.Open(context.Background(), filepath.Join(b.TempDir(), "state.db"), store.Options{Create: true})
+				if err != nil {
+					b.Fatal(err)
+				}
+				left, t0, at := len(recent), time.Now(), time.Duration(0)
+				_, err = importer.Run(context.Background(), st, src, []string{tree.Dir}, importer.Options{Files: order.files,
+					Progress: func(p importer.Progress) {
+						if recent[p.File] {
+							if left--; left == 0 {
+								at = time.Since(t0)
+							}
+						}
+					}})
+				st.Close()
+				if err != nil {
+					b.Fatal(err)
+				}
+				total += at
+			}
+			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-recent")
+		})
+	}
+}

@@ -16,21 +16,31 @@ import (
 // such path, what it looks like and the command that reads it. nil when
 // something was imported (or was already), or the paths do not say.
 func wrongFormat(src importer.Source, paths []string, rep importer.Report) error {
-	if rep.Messages > 0 || rep.Sessions > 0 || rep.Unchanged > 0 {
+	if rep.Messages > 0 || rep.Sessions > 0 {
 		return nil
 	}
+	// A file this importer already read counts as imported; one it was
+	// wrongly given before is recorded unchanged too, so the format, not
+	// the count, tells them apart: an unchanged folder, or an unchanged
+	// file of this importer's own format, is no mistake.
 	var hints []string
 	for _, p := range paths {
 		file, plural := p, ""
 		if fi, err := os.Stat(p); err != nil {
 			continue
 		} else if fi.IsDir() {
+			if rep.Unchanged > 0 {
+				return nil
+			}
 			if file = firstDataFile(p); file == "" {
 				continue
 			}
 			plural = " (the files in it)"
 		}
 		f := importer.Detect(file)
+		if f.Source == src.Name() && rep.Unchanged > 0 {
+			return nil
+		}
 		if f.Source == "" || f.Source == src.Name() {
 			continue
 		}

@@ -43,6 +43,27 @@ func Clip(s string, n int) string {
 // sanitised, whitespace collapsed, clipped to n characters.
 func Line(s string, n int) string { return Clip(OneLine(Sanitize(s)), n) }
 
+// Thousands prints n with thousands separators: 41,200.
+func Thousands(n int64) string {
+	s := fmt.Sprint(n)
+	if n < 0 {
+		return s
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+// Clock prints a duration as a clock, for an ETA: 0:42, 12:05, 1:02:03.
+func Clock(d time.Duration) string {
+	s := int64(d.Round(time.Second).Seconds())
+	if s >= 3600 {
+		return fmt.Sprintf("%d:%02d:%02d", s/3600, s/60%60, s%60)
+	}
+	return fmt.Sprintf("%d:%02d", s/60, s%60)
+}
+
 // RelTime says how long before now t was, compactly: "now", "5m ago",
 // "3h ago", "2d ago", "Jan 2" this year, "2023-04-05" before it. The zero
 // time is "".

@@ -267,16 +267,21 @@ func openLegacy(path string) (io.ReadCloser, error) {
 			Timestamp string `json:"timestamp"`
 			Cwd       string `json:"cwd"`
 		} `json:"session"`
-		Items []json.RawMessage `json:"items"`
+		Items *[]json.RawMessage `json:"items"`
 	}
 	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("parse %s: %w", path, err)
+		return nil, fmt.Errorf("parse %s: %s", path, importer.DecodeProblem(err))
+	}
+	if doc.Items == nil {
+		// Another JSON document (a Gemini CLI session, a config file): not
+		// one empty session named after the file.
+		return nil, fmt.Errorf("%s: not a Codex rollout: %s", path, importer.MissingField("the document", "items", raw))
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	metaPayload, _ := json.Marshal(map[string]string{"id": doc.Session.ID, "timestamp": doc.Session.Timestamp, "cwd": doc.Session.Cwd})
 	_ = enc.Encode(line{Timestamp: doc.Session.Timestamp, Type: "session_meta", Payload: metaPayload})
-	for _, it := range doc.Items {
+	for _, it := range *doc.Items {
 		_ = enc.Encode(line{Timestamp: doc.Session.Timestamp, Type: "response_item", Payload: it})
 	}
 	return io.NopCloser(&buf), nil

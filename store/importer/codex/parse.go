@@ -102,6 +102,17 @@ type parser struct {
 	msgs []store.Message
 }
 
+// parserVersion changes whenever the same lines produce different rows, so
+// that rollouts an older recall imported are read again in full (their old
+// rows replaced, not doubled).
+// 1: web_search_call and image_generation_call items imported as tool
+// calls; reasoning content in clear text kept.
+const parserVersion = 1
+
+// Version is the parser version saved with the import state
+// (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
+
 func newParser(file string) *parser {
 	return &parser{file: file, st: state{Tools: map[string]string{}, Echo: map[string][]echo{}}}
 }
@@ -162,6 +173,13 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 	}
 	switch l.Type {
+	case "session_meta", "response_item", "event_msg", "turn_context":
+		if len(l.Payload) == 0 {
+			t.Malformed("%s", importer.MissingField(l.Type+" line", "payload", text))
+			return nil
+		}
+	}
+	switch l.Type {
 	case "session_meta":
 		var m meta
 		if err := json.Unmarshal(l.Payload, &m); err != nil {
@@ -175,12 +193,20 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			t.Malformed("bad response_item: %s", importer.DecodeProblem(err))
 			return nil
 		}
+		if it.Type == "message" && it.Content == nil {
+			t.Malformed("%s", importer.MissingField("response_item message", "content", l.Payload))
+			return nil
+		}
 		p.ensureSession(ts)
 		p.item(it, ts, t)
 	case "event_msg":
 		var ev event
 		if err := json.Unmarshal(l.Payload, &ev); err != nil {
 			t.Malformed("bad event_msg: %s", importer.DecodeProblem(err))
+			return nil
+		}
+		if (ev.Type == "user_message" || ev.Type == "agent_message") && !hasKey(l.Payload, "message") {
+			t.Malformed("%s", importer.MissingField("event_msg "+ev.Type, "message", l.Payload))
 			return nil
 		}
 		p.ensureSession(ts)
@@ -207,6 +233,17 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		t.Skip() // compacted, ghost_snapshot, rollout_reference, newer kinds
 	}
 	return nil
+}
+
+// hasKey reports whether the JSON object raw has key (a text event without
+// its "message" is a problem, an empty message is not).
+func hasKey(raw json.RawMessage, key string) bool {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return false
+	}
+	_, ok := m[key]
+	return ok
 }
 
 func (p *parser) meta(m meta, ts time.Time) {

@@ -118,6 +118,16 @@ type parser struct {
 	restored bool
 }
 
+// parserVersion changes whenever the same lines produce different rows, so
+// that files an older recall imported are read again in full.
+// 1: the session id is sessionId whenever present, projectHash or not
+// (before, such a file was filed under its file name).
+const parserVersion = 1
+
+// Version is the parser version saved with the import state
+// (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
+
 func newParser(info fileInfo) *parser {
 	return &parser{info: info, done: map[string]string{}, pend: map[string]*pending{}}
 }
@@ -159,6 +169,12 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		var r record
 		if err := json.Unmarshal(text, &r); err != nil {
 			t.Malformed("bad message record: %s", importer.DecodeProblem(err))
+			return nil
+		}
+		if (r.Type == "user" || r.Type == "gemini" || r.Type == "model") && r.Content == nil && r.DisplayContent == nil {
+			// Gemini writes content on every message (an empty one as "" or
+			// []); without it the record was mangled, not empty.
+			t.Malformed("%s", importer.MissingField(r.Type+" message record", "content", text))
 			return nil
 		}
 		return p.message(r, hashOf(text))

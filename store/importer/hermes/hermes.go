@@ -125,10 +125,25 @@ func signatureOf(path string) (signature, os.FileInfo, error) {
 	return sig, fi, nil
 }
 
+// inactive counts the messages that are not live (compacted away).
+func inactive(msgs []store.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Inactive {
+			n++
+		}
+	}
+	return n
+}
+
 // sessState is what recall remembers about one copied session.
 type sessState struct {
 	Hash string `json:"h"`
 	N    int    `json:"n"` // visible source messages with id <= HW that were copied
+	// C is how many of those were not live (active=0: compacted into a
+	// summary). A compaction keeps N (compacted rows stay visible) but
+	// changes C, so the session is copied again with its rows' new state.
+	C int `json:"c,omitempty"`
 }
 
 // state is saved in the source's import-file row.
@@ -255,15 +270,15 @@ func (r *run) do(sig signature) error {
 		if _, ok := r.rows[id]; !ok {
 			continue
 		}
-		n, err := r.src.visibleCount(id, oldHW)
+		n, c, err := r.src.visibleCount(id, oldHW)
 		if err != nil {
 			return err
 		}
-		have := 0
+		have, haveC := 0, 0
 		if ss := r.state.Sessions[id]; ss != nil {
-			have = ss.N
+			have, haveC = ss.N, ss.C
 		}
-		if n != have {
+		if n != have || c != haveC {
 			resync = append(resync, id)
 		}
 	}
@@ -298,7 +313,7 @@ func (r *run) do(sig signature) error {
 			}
 			inserted += n
 			skippedRows += skipped
-			next.sess(id).N = len(msgs)
+			next.sess(id).N, next.sess(id).C = len(msgs), inactive(msgs)
 		}
 		return r.save(tx, next, r.prevSig)
 	})
@@ -359,6 +374,9 @@ func (r *run) do(sig signature) error {
 			inserted = n
 			for _, m := range msgs {
 				next.sess(m.SessionID).N++
+				if m.Inactive {
+					next.sess(m.SessionID).C++
+				}
 			}
 			for _, s := range missing {
 				next.sess(s.ID).Hash = r.rows[s.ID].hash

@@ -203,14 +203,18 @@ func (s *source) sessionsWithMessagesAfter(from, to int64) ([]string, error) {
 	return out, err
 }
 
-// visibleCount counts a session's visible messages with id <= upTo.
-func (s *source) visibleCount(session string, upTo int64) (int, error) {
-	n := 0
-	err := s.query("SELECT count(*) FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st *sqlite3.Stmt) error {
-		n = st.ColumnInt(0)
+// visibleCount counts a session's visible messages with id <= upTo, and
+// how many of them are not live (active=0, compacted into a summary).
+func (s *source) visibleCount(session string, upTo int64) (n, inactive int, err error) {
+	notLive := "0"
+	if s.messageCols["active"] {
+		notLive = "COALESCE(SUM(COALESCE(active, 1) = 0), 0)"
+	}
+	err = s.query("SELECT count(*), "+notLive+" FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st *sqlite3.Stmt) error {
+		n, inactive = st.ColumnInt(0), st.ColumnInt(1)
 		return nil
 	})
-	return n, err
+	return n, inactive, err
 }
 
 func (s *source) messageSelect() string {

@@ -191,22 +191,22 @@ func (p *Parser) Line(text []byte, t *importer.Tally) error {
 	}
 	switch {
 	case r.SessionID == nil:
-		t.Malformed("missing session_id")
+		t.Malformed("%s", importer.MissingField("record", "session_id", text))
 		return nil
 	case strings.TrimSpace(*r.SessionID) == "":
 		t.Malformed("empty session_id")
 		return nil
 	case r.Role == nil:
-		t.Malformed("missing role")
+		t.Malformed("%s", importer.MissingField("record", "role", text))
 		return nil
 	case !roles[*r.Role]:
 		t.Malformed("unknown role %q", *r.Role)
 		return nil
 	case r.Content == nil:
-		t.Malformed("missing content")
+		t.Malformed("%s", importer.MissingField("record", "content", text))
 		return nil
 	case r.Timestamp == nil:
-		t.Malformed("missing timestamp")
+		t.Malformed("%s", importer.MissingField("record", "timestamp", text))
 		return nil
 	}
 	content, ok := contentText(r.Content)

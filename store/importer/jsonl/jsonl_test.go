@@ -69,7 +69,7 @@ not json at all
 	for _, p := range rep.Problems {
 		got = append(got, strings.TrimPrefix(p.String(), file))
 	}
-	want := []string{`:7: unknown role "robot"`, `:8: missing content`, `:9: invalid JSON: invalid character 'o' in literal null (expecting 'u')`,
+	want := []string{`:7: unknown role "robot"`, `:8: record has no "content" (its keys: role, session_id, timestamp)`, `:9: invalid JSON: invalid character 'o' in literal null (expecting 'u')`,
 		`:10: empty session_id`, `:11: bad timestamp: "yesterday" is neither RFC 3339 nor Unix seconds`, `:13: incomplete last line (left for the next import)`}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("problems:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
