@@ -81,7 +81,13 @@ const maxStatusLines = 3
 func (s *statusLine) view(w int, h *help.Model, short []key.Binding) string {
 	left := s.styles.Status.Index.Render(s.search)
 	if s.importing != "" {
-		left += "  " + s.styles.Status.Info.Render(s.importing)
+		// A narrow screen (80 columns) keeps the import's ETA rather than
+		// the last answer's index and count.
+		if termtext.Width(s.search)+2+termtext.Width(s.importing) > w {
+			left = s.styles.Status.Info.Render(s.importing)
+		} else {
+			left += "  " + s.styles.Status.Info.Render(s.importing)
+		}
 	}
 	if s.msg == "" {
 		return s.withHelp(left, w, h, short)
