@@ -32,11 +32,6 @@ var indexTriggers = []string{"messages_fts_insert", "messages_fts_trigram_insert
 // less merging during large imports.
 const ftsHashSize = 16 << 20
 
-// benchDeferTrigram leaves the trigram index out of the bulk path, for
-// BenchmarkImportLeversStore's deferred-trigram measurement only (the
-// lever was measured and not adopted: see the README's import section).
-var benchDeferTrigram = false
-
 // beginBulk drops the insert triggers (remembering their SQL) once per transaction.
 func (tx *Tx) beginBulk() error {
 	if tx.bulkTriggers != nil {
@@ -91,10 +86,10 @@ func (tx *Tx) indexDirect(m *Message, content string) error {
 	if err := tx.c.run("INSERT INTO messages_fts(rowid, content) VALUES (?, ?)", m.ID, text); err != nil {
 		return err
 	}
-	if !benchDeferTrigram {
-		if err := tx.c.run("INSERT INTO messages_fts_trigram(rowid, content) VALUES (?, ?)", m.ID, text); err != nil {
-			return err
-		}
+	if tx.s.deferTrigram.Load() {
+		tx.deferred(m.ID)
+	} else if err := tx.c.run("INSERT INTO messages_fts_trigram(rowid, content) VALUES (?, ?)", m.ID, text); err != nil {
+		return err
 	}
 	// Same gate as the recall_cjk_insert trigger, so both paths index alike.
 	if !hasCJK(indexField(content, indexContentChars)) && !hasCJK(indexField(m.ToolCalls, indexToolCallsChars)) {

@@ -43,7 +43,7 @@ cancel goroutine channel deadlock kubernetes ingress certificate renew cron job 
 		for i := 0; i < b.N; i++ {
 			st := mustOpenPath(b, filepath.Join(b.TempDir(), "state.db"), Options{Create: true})
 			ctx := context.Background()
-			benchDeferTrigram = deferTrigram
+			st.SetDeferTrigram(deferTrigram)
 			t0 := time.Now()
 			for f := 0; f < files; f += perTx {
 				err := st.Write(ctx, func(tx *Tx) error {
@@ -62,15 +62,10 @@ cancel goroutine channel deadlock kubernetes ingress certificate renew cron job 
 					b.Fatal(err)
 				}
 			}
-			benchDeferTrigram = false
+			st.SetDeferTrigram(false)
 			latin += time.Since(t0)
-			if deferTrigram {
-				err := st.Write(ctx, func(tx *Tx) error {
-					return tx.c.run("INSERT INTO messages_fts_trigram(rowid, content) SELECT m.id, " + indexTextSQL("m") + " FROM messages m")
-				})
-				if err != nil {
-					b.Fatal(err)
-				}
+			if err := st.IndexDeferredTrigram(ctx, nil); err != nil {
+				b.Fatal(err)
 			}
 			all += time.Since(t0)
 			st.Close()

@@ -24,8 +24,10 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 	inserted := 0
 	// Once the bulk path has dropped the insert triggers, every later insert
 	// of the transaction must index its rows directly too.
+	// A deferred trigram index takes the bulk path even for one row: the
+	// trigger would index it now.
 	bulk := tx.bulkTriggers != nil ||
-		((len(msgs) >= bulkMin || needsDirectIndex(msgs)) && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS)
+		((len(msgs) >= bulkMin || needsDirectIndex(msgs) || tx.s.deferTrigram.Load()) && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS)
 	if bulk {
 		if err := tx.beginBulk(); err != nil {
 			return 0, fmt.Errorf("insert messages: %w", err)

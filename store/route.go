@@ -159,18 +159,12 @@ func asComplete(q parsedQuery) parsedQuery {
 // gap is a set of rows an index does not (yet) cover, which a LIKE scan
 // restricted to them fills in after that index answers.
 //
-// To add one (say, a deferred trigram pass that indexes old rows later),
-// append it in gaps below: name the indexes it affects, and give the SQL
-// that restricts a scan to the rows those indexes lack (best an id range,
-// which an index answers: mark it indexed, and even the first phase reads
-// just those rows) plus, if whether it applies changes while the store is
-// open, a probe query that returns a row only when it does. For importers'
-// deferred trigram pass that would be
-//
-//	gap{why: "rows the trigram pass has not reached", indexes: []Index{IndexTrigram},
-//		rows: rowSet{where: "m.id > ?", args: []any{trigramHighWater}, indexed: true}}
-//
-// and nothing else changes: every trigram answer is then topped up from them.
+// To add one, append it in gaps below: name the indexes it affects, and
+// give the SQL that restricts a scan to the rows those indexes lack (best
+// an id range, which an index answers: mark it indexed, and even the first
+// phase reads just those rows) plus, if whether it applies changes while
+// the store is open, a probe query that returns a row only when it does
+// (the deferred trigram range does: another process's import sets it).
 type gap struct {
 	why     string
 	indexes []Index
@@ -193,6 +187,13 @@ func (s *Store) gaps() []gap {
 		g = append(g, gap{why: "Hermes v1-v10 index content only: tool names and tool calls are not in it",
 			indexes: []Index{IndexUnicode61, IndexTrigram},
 			rows:    rowSet{where: "(COALESCE(m.tool_name, '') <> '' OR COALESCE(m.tool_calls, '') <> '')"}})
+	}
+	if l.hasTrigram && l.hasImportMeta {
+		g = append(g, gap{why: "rows a deferred import has not put in the trigram index yet (deferred_trigram.go)",
+			indexes: []Index{IndexTrigram},
+			rows: rowSet{where: "m.id > (SELECT CAST(value AS INTEGER) FROM state_meta WHERE key = '" + metaTrigramFrom + "')" +
+				" AND m.id <= (SELECT CAST(value AS INTEGER) FROM state_meta WHERE key = '" + metaTrigramTo + "')", indexed: true},
+			probe: "SELECT 1 FROM state_meta WHERE key = '" + metaTrigramTo + "'"})
 	}
 	if l.hasCJK {
 		g = append(g, gap{why: "rows a plain-SQLite writer added whose CJK grams recall has not computed yet",

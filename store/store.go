@@ -24,6 +24,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -64,6 +65,9 @@ type Store struct {
 	mu        sync.Mutex
 	all       []*conn // every connection, for Close
 	closed    bool
+	// deferTrigram: bulk inserts leave the trigram index to a later pass
+	// (SetDeferTrigram, deferred_trigram.go).
+	deferTrigram atomic.Bool
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance

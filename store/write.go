@@ -49,6 +49,9 @@ type Tx struct {
 	// bytes counts the message text written, to recycle a connection that
 	// grew its memory for a huge message.
 	bytes int64
+	// deferredLo and deferredHi are the ids this transaction left out of
+	// the trigram index (deferred_trigram.go); 0 when none.
+	deferredLo, deferredHi int64
 }
 
 // recycleBytes is the amount of message text in one transaction after
@@ -240,6 +243,11 @@ func (tx *Tx) finish() error {
 	if tx.bulkTriggers != nil {
 		if err := tx.endBulk(); err != nil {
 			return err
+		}
+	}
+	if tx.deferredHi > 0 {
+		if err := tx.recordDeferred(); err != nil {
+			return fmt.Errorf("record the deferred trigram rows: %w", err)
 		}
 	}
 	if tx.pendingParents {

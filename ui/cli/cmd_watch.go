@@ -79,6 +79,11 @@ func runWatch(env *Env, c *Command, args []string) error {
 	if st.ReadOnly() {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); watch into a recall database with --db")
 	}
+	// An import stopped before its trigram pass left rows for it: finish
+	// them first (searches cover them meanwhile).
+	if err := st.IndexDeferredTrigram(env.Ctx, nil); err != nil && env.Ctx.Err() == nil {
+		return err
+	}
 	ws := make([]*watched, len(srcs))
 	for i, s := range srcs {
 		ws[i] = &watched{src: s}
