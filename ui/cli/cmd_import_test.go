@@ -288,14 +288,7 @@ func TestParseInterspersed(t *testing.T) {
 // SQLite. Run with
 // go test -run '^$' -bench ImportClaude -benchtime 1x ./ui/cli/
 func BenchmarkImportClaude(b *testing.B) {
-	files := 500
-	if v := os.Getenv("RECALL_BENCH_IMPORT_FILES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			b.Fatalf("RECALL_BENCH_IMPORT_FILES=%q: want a positive file count", v)
-		}
-		files = n
-	}
+	files := benchFiles(b, 500)
 	tree := writeClaudeTree(b, b.TempDir(), files, 640, 24)
 	src, ok := importer.Lookup("claude")
 	if !ok {
@@ -345,10 +338,7 @@ func BenchmarkImportClaude(b *testing.B) {
 // the newest twelfth of the files is imported, newest first (the default)
 // and in Discover's path order (the order before), side by side.
 func BenchmarkImportNewestFirst(b *testing.B) {
-	files := 500
-	if v, err := strconv.Atoi(os.Getenv("RECALL_BENCH_IMPORT_FILES")); err == nil && v > 0 {
-		files = v
-	}
+	files := benchFiles(b, 500)
 	tree := writeClaudeTree(b, b.TempDir(), files, 640, 24)
 	src, _ := importer.Lookup("claude")
 	discovered, err := src.Discover([]string{tree.Dir})
@@ -388,4 +378,18 @@ func BenchmarkImportNewestFirst(b *testing.B) {
 			b.ReportMetric(total.Seconds()/float64(b.N), "s-to-recent")
 		})
 	}
+}
+
+// benchFiles is the file count of a generated import tree:
+// $RECALL_BENCH_IMPORT_FILES, else def.
+func benchFiles(b *testing.B, def int) int {
+	v := os.Getenv("RECALL_BENCH_IMPORT_FILES")
+	if v == "" {
+		return def
+	}
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		b.Fatalf("RECALL_BENCH_IMPORT_FILES=%q: want a positive file count", v)
+	}
+	return n
 }

@@ -3,9 +3,7 @@ package cli
 import (
 	"context"
 	"fmt"
-	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 	"time"
 
@@ -27,14 +25,7 @@ import (
 //
 // RECALL_BENCH_IMPORT_FILES sets the tree's size (default 200 files).
 func BenchmarkImportLevers(b *testing.B) {
-	files := 200
-	if v := os.Getenv("RECALL_BENCH_IMPORT_FILES"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			b.Fatalf("RECALL_BENCH_IMPORT_FILES=%q: want a positive file count", v)
-		}
-		files = n
-	}
+	files := benchFiles(b, 200)
 	tree := writeClaudeTree(b, b.TempDir(), files, 640, 24)
 	src, ok := importer.Lookup("claude")
 	if !ok {
