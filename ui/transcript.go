@@ -62,6 +62,11 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		if err := ctx.Err(); err != nil {
 			return doc, err
 		}
+		if m.Role == "tool" && !in.expanded && len(lines) > 0 && lines[len(lines)-1] == "" {
+			// A compact tool result sits under the call it answers (or
+			// the result before it), and the blank line goes after it.
+			lines = lines[:len(lines)-1]
+		}
 		if m.ID == in.anchorID {
 			doc.anchor = len(doc.msgIDs)
 		}
@@ -99,7 +104,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 				name = "tool"
 			}
 			if !in.expanded {
-				add(st.Detail.ToolRole.Render("  ⚙ "+name+" → ") + st.Detail.Tool.Render(compactLine(hl(content))))
+				add(st.Detail.ToolRole.Render("  ⚙ "+name+" → ")+st.Detail.Tool.Render(compactLine(hl(content))), "")
 				continue
 			}
 			add(st.Detail.ToolRole.Render("  ⚙ " + name + " output" + when))
