@@ -157,16 +157,22 @@ func searchFailed(env *Env, a searchArgs, err error) error {
 	return err
 }
 
+// maxQueryEcho is how many characters of the query the text header repeats.
+const maxQueryEcho = 100
+
 func printDiscovery(env *Env, d *recall.Discovery) {
 	w := env.Stdout
 	if d.Notice != "" {
 		fmt.Fprintln(env.Stderr, "recall search: note: "+termtext.Sanitize(d.Notice))
 	}
+	// A pasted log line can be thousands of characters: the header
+	// names the query, it does not repeat it.
+	query := termtext.Clip(d.Query, maxQueryEcho)
 	if len(d.Results) == 0 {
-		fmt.Fprintf(w, "No matching sessions found for %q.\n", d.Query)
+		fmt.Fprintf(w, "No matching sessions found for %q.\n", query)
 		return
 	}
-	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), d.Query, d.Index, d.Elapsed.Round(time.Millisecond))
+	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), query, d.Index, d.Elapsed.Round(time.Millisecond))
 	for i, r := range d.Results {
 		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Title), 100))
 		model := field(r.Model)

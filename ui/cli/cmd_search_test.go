@@ -278,3 +278,23 @@ func TestSearchTextSaysNoModelOnce(t *testing.T) {
 		t.Errorf("the configuration hint is not the one last line:\n%s", out)
 	}
 }
+
+// TestSearchHeaderClipsLongQuery: a pasted log line of thousands of
+// characters is named in the header, not printed again in full.
+func TestSearchHeaderClipsLongQuery(t *testing.T) {
+	noModel(t)
+	db := searchDB(t)
+	for _, query := range []string{
+		"overlay network " + strings.Repeat("overlay ", 500), // found
+		strings.Repeat("zzqx ", 800),                         // not found
+	} {
+		code, out, errOut := runCLI(t, false, "--db", db, "search", "--no-summary", query)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		header, _, _ := strings.Cut(out, "\n")
+		if n := len([]rune(header)); n > maxQueryEcho+60 || !strings.Contains(header, "…") {
+			t.Errorf("header of %d characters, want the query clipped to %d:\n%.300s", n, maxQueryEcho, header)
+		}
+	}
+}
