@@ -3,11 +3,13 @@ package store
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/recall-dev/recall/migrations"
 )
@@ -196,4 +198,47 @@ func TestFilesArePrivate(t *testing.T) {
 	}
 	modes(map[string]os.FileMode{"state.db-journal": 0o600})
 	c.exec("ROLLBACK")
+}
+
+// TestReaderCacheSized: every reader a search uses has the larger page
+// cache (readerCacheKiB), in a writable store and a read-only one alike;
+// the writer keeps SQLite's default.
+func TestReaderCacheSized(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "cache.db")
+	mustOpenPath(t, path, Options{Create: true}).Close()
+	for _, opts := range []Options{{}, {ReadOnly: true}} {
+		st := mustOpenPath(t, path, opts)
+		ctx := context.Background()
+		// Two readers at once, so the pool opens its second connection too.
+		hold := make(chan struct{})
+		done := make(chan error, 1)
+		go func() {
+			done <- st.read(ctx, func(c *conn) error { <-hold; return checkCache(c, -readerCacheKiB) })
+		}()
+		time.Sleep(20 * time.Millisecond)
+		if err := st.read(ctx, func(c *conn) error { return checkCache(c, -readerCacheKiB) }); err != nil {
+			t.Errorf("%+v: %v", opts, err)
+		}
+		close(hold)
+		if err := <-done; err != nil {
+			t.Errorf("%+v: %v", opts, err)
+		}
+		if st.writer != nil {
+			if err := checkCache(st.writer, -2000); err != nil {
+				t.Errorf("writer: %v", err)
+			}
+		}
+		st.Close()
+	}
+}
+
+func checkCache(c *conn, want int64) error {
+	got, _, err := c.scalarInt("PRAGMA cache_size")
+	if err != nil {
+		return err
+	}
+	if got != want {
+		return fmt.Errorf("cache_size %d, want %d", got, want)
+	}
+	return nil
 }

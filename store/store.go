@@ -371,6 +371,9 @@ func (s *Store) read(ctx context.Context, fn func(c *conn) error) (err error) {
 		}
 		err = dbError(s.path, err)
 	}()
+	if err := c.sizeReaderCache(); err != nil {
+		return err
+	}
 	return fn(c)
 }
 
