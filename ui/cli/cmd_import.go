@@ -20,12 +20,8 @@ import (
 	"github.com/recall-dev/recall/store/importer"
 	"github.com/recall-dev/recall/store/importer/jsonl"
 
-	// Sources register themselves in init: one blank import per folder
-	// under store/importer.
-	_ "github.com/recall-dev/recall/store/importer/claude"
-	_ "github.com/recall-dev/recall/store/importer/codex"
-	_ "github.com/recall-dev/recall/store/importer/gemini"
-	_ "github.com/recall-dev/recall/store/importer/hermes"
+	// Sources register themselves in init; package all links every one.
+	_ "github.com/recall-dev/recall/store/importer/all"
 )
 
 // shownProblems is how many problems the text summary lists per source.
