@@ -180,4 +180,7 @@ type ImportFile struct {
 	Offset   int64  // bytes consumed so far (complete lines only)
 	State    string // importer-private JSON (e.g. last record id, merge state)
 	Sessions string // space-separated session ids the file produced
+	// Ident is the file's identity (a hash of its first line), which a
+	// rename or move keeps; "" when not known yet.
+	Ident string
 }

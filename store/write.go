@@ -291,15 +291,23 @@ func (tx *Tx) SetMeta(key, value string) error {
 	return tx.c.run("INSERT INTO state_meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value", key, value)
 }
 
+// importFileCols are the columns scanImportFile reads.
+const importFileCols = "path, source, size, mtime, offset, COALESCE(state, ''), COALESCE(sessions, ''), COALESCE(ident, '')"
+
+func scanImportFile(st stmtRow) ImportFile {
+	return ImportFile{Path: st.ColumnText(0), Source: st.ColumnText(1), Size: st.ColumnInt64(2),
+		ModTime: fromEpoch(st.ColumnFloat(3)), Offset: st.ColumnInt64(4), State: st.ColumnText(5), Sessions: st.ColumnText(6),
+		Ident: st.ColumnText(7)}
+}
+
 // ImportFile returns what was recorded about a source file.
 func (tx *Tx) ImportFile(path string) (ImportFile, bool, error) {
 	var f ImportFile
 	ok := false
-	err := tx.c.query("SELECT path, source, size, mtime, offset, COALESCE(state, ''), COALESCE(sessions, '') FROM recall_import_files WHERE path = ?",
+	err := tx.c.query("SELECT "+importFileCols+" FROM recall_import_files WHERE path = ?",
 		[]any{path}, func(st stmtRow) error {
 			ok = true
-			f = ImportFile{Path: st.ColumnText(0), Source: st.ColumnText(1), Size: st.ColumnInt64(2),
-				ModTime: fromEpoch(st.ColumnFloat(3)), Offset: st.ColumnInt64(4), State: st.ColumnText(5), Sessions: st.ColumnText(6)}
+			f = scanImportFile(st)
 			return nil
 		})
 	return f, ok, err
@@ -307,12 +315,14 @@ func (tx *Tx) ImportFile(path string) (ImportFile, bool, error) {
 
 // SetImportFile records a source file's progress, in the same transaction as
 // the messages it covers, so a killed import resumes exactly where it stopped.
+// An empty Ident keeps the one recorded.
 func (tx *Tx) SetImportFile(f ImportFile) error {
-	return tx.c.run(`INSERT INTO recall_import_files(path, source, size, mtime, offset, state, sessions, imported_at)
-		VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+	return tx.c.run(`INSERT INTO recall_import_files(path, source, size, mtime, offset, state, sessions, imported_at, ident)
+		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET source = excluded.source, size = excluded.size, mtime = excluded.mtime,
-			offset = excluded.offset, state = excluded.state, sessions = excluded.sessions, imported_at = excluded.imported_at`,
-		f.Path, f.Source, f.Size, toEpoch(f.ModTime), f.Offset, f.State, f.Sessions, toEpoch(now()))
+			offset = excluded.offset, state = excluded.state, sessions = excluded.sessions, imported_at = excluded.imported_at,
+			ident = COALESCE(excluded.ident, ident)`,
+		f.Path, f.Source, f.Size, toEpoch(f.ModTime), f.Offset, f.State, f.Sessions, toEpoch(now()), nullString(f.Ident))
 }
 
 // CreateSession inserts a session, or fills the empty columns of an existing one.

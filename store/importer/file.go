@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 	"time"
 
@@ -58,20 +57,44 @@ type Plan struct {
 	// Version is the parser version the file was last imported with
 	// (savedState.Version; 0 when none was saved).
 	Version int
+	// Ident is the file's identity (FileIdent), recorded with its state.
+	Ident string
 }
 
 // PlanFile compares path with what tx recorded about it. whole marks
 // formats that are only ever read in full (whole-file JSON, compressed
 // streams): any change re-imports them.
 func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
-	fi, err := os.Stat(path)
+	fi, err := StatRegular(path)
 	if err != nil {
-		return Plan{}, fmt.Errorf("stat %s: %w", path, err)
+		return Plan{}, err
 	}
 	p := Plan{Path: path, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), Full: true}
 	prev, ok, err := tx.ImportFile(path)
 	if err != nil {
 		return Plan{}, fmt.Errorf("read import state of %s: %w", path, err)
+	}
+	p.Ident = prev.Ident
+	if !ok || prev.Ident == "" {
+		if p.Ident, err = identOf(path); err != nil {
+			return Plan{}, err
+		}
+	}
+	if !ok {
+		// A file on a new path may be one imported before under another
+		// name: its record (cursor and sessions) comes along, so nothing
+		// is imported twice.
+		moved, found, err := adoptMoved(tx, source, path, p.Ident, fi, whole)
+		if err != nil {
+			return Plan{}, err
+		}
+		if found {
+			prev, ok = moved, true
+		}
+	} else if prev.Ident == "" && p.Ident != "" {
+		if err := tx.SetImportIdent(path, p.Ident); err != nil {
+			return Plan{}, fmt.Errorf("record identity of %s: %w", path, err)
+		}
 	}
 	if !ok || prev.Source != source {
 		// Never read, or read by another importer (given the wrong format,
@@ -97,9 +120,9 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	if p.Size < st.Cursor.Offset {
 		return p, nil // truncated
 	}
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return Plan{}, fmt.Errorf("open %s: %w", path, err)
+		return Plan{}, err
 	}
 	defer f.Close()
 	head, tail, err := windows(f, st.Cursor.Offset)
@@ -146,9 +169,9 @@ func windows(r io.ReaderAt, off int64) (head, tail string, err error) {
 
 // CursorAt builds the cursor for resuming path at off (after line lines).
 func CursorAt(path string, off int64, line int) (Cursor, error) {
-	f, err := os.Open(path)
+	f, err := OpenRegular(path)
 	if err != nil {
-		return Cursor{}, fmt.Errorf("open %s: %w", path, err)
+		return Cursor{}, err
 	}
 	defer f.Close()
 	head, tail, err := windows(f, off)
@@ -236,7 +259,7 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 	}
 	err = tx.SetImportFile(store.ImportFile{
 		Path: p.Path, Source: p.Source, Size: p.Size, ModTime: p.ModTime,
-		Offset: b.Cursor.Offset, State: string(raw), Sessions: strings.Join(all, " "),
+		Offset: b.Cursor.Offset, State: string(raw), Sessions: strings.Join(all, " "), Ident: p.Ident,
 	})
 	if err != nil {
 		return 0, fmt.Errorf("save import state of %s: %w", p.Path, err)

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"time"
 
 	"github.com/recall-dev/recall/store"
@@ -160,9 +159,9 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 			return ErrRestart
 		}
 	}
-	f, err := os.Open(p.Path)
+	f, err := OpenRegular(p.Path)
 	if err != nil {
-		return fmt.Errorf("open %s: %w", p.Path, err)
+		return err
 	}
 	defer f.Close()
 	if _, err := f.Seek(p.From.Offset, 0); err != nil {

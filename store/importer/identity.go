@@ -1,0 +1,90 @@
+package importer
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// identBytes bounds the first line hashed for a file's identity.
+const identBytes = 4096
+
+// FileIdent is a file's identity: a hash of its first line (at most
+// identBytes), the record an agent writes first and never rewrites (Claude
+// Code's and Codex's name the session). A rename or move keeps it, so a file
+// on a new path is recognised as one imported before. "" for an empty file.
+func FileIdent(r io.ReaderAt) (string, error) {
+	buf := make([]byte, identBytes)
+	n, err := r.ReadAt(buf, 0)
+	if err != nil && err != io.EOF {
+		return "", fmt.Errorf("read first line: %w", err)
+	}
+	buf = buf[:n]
+	if i := bytes.IndexByte(buf, '\n'); i >= 0 {
+		buf = buf[:i]
+	}
+	if len(bytes.TrimSpace(buf)) == 0 {
+		return "", nil
+	}
+	sum := sha256.Sum256(buf)
+	return hex.EncodeToString(sum[:16]), nil
+}
+
+// identOf opens path (a regular file only) and returns its FileIdent.
+func identOf(path string) (string, error) {
+	f, err := OpenRegular(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	return FileIdent(f)
+}
+
+// adoptMoved looks for the record of a file that was renamed or moved to
+// path: same source, same identity, and an old path that no longer exists.
+// A candidate with the recorded size and mtime (a plain mv) is taken first;
+// a line file that grew since is taken too (PlanFile then checks its
+// windows before resuming). A whole-file format only adopts an unchanged
+// file: its first line ("{") says too little. The record is moved to path
+// in tx and returned.
+func adoptMoved(tx *store.Tx, source, path, ident string, fi os.FileInfo, whole bool) (store.ImportFile, bool, error) {
+	if ident == "" {
+		return store.ImportFile{}, false, nil
+	}
+	rows, err := tx.ImportFilesByIdent(source, ident)
+	if err != nil {
+		return store.ImportFile{}, false, fmt.Errorf("look up identity of %s: %w", path, err)
+	}
+	var pick *store.ImportFile
+	for i := range rows {
+		r := &rows[i]
+		if r.Path == path {
+			continue
+		}
+		if _, err := os.Lstat(r.Path); !errors.Is(err, fs.ErrNotExist) {
+			continue // still there: a copy, not a move
+		}
+		if r.Size == fi.Size() && SameModTime(r.ModTime, fi.ModTime()) {
+			pick = r
+			break
+		}
+		if !whole && pick == nil && r.Offset <= fi.Size() {
+			pick = r
+		}
+	}
+	if pick == nil {
+		return store.ImportFile{}, false, nil
+	}
+	if err := tx.MoveImportFile(pick.Path, path); err != nil {
+		return store.ImportFile{}, false, err
+	}
+	pick.Path = path
+	return *pick, true, nil
+}

@@ -1,0 +1,73 @@
+package importer
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+)
+
+// NotRegularError is a path that names something other than a regular file
+// (a named pipe, a device such as /dev/zero, a socket), directly or through
+// a symlink: opening a pipe blocks until a writer comes and a device never
+// ends, so importers read regular files only.
+type NotRegularError struct {
+	Path string
+	Mode fs.FileMode
+}
+
+func (e *NotRegularError) Error() string {
+	return fmt.Sprintf("%s is %s, not a regular file: not read", e.Path, modeName(e.Mode))
+}
+
+func modeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		return "a character device"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m.IsDir():
+		return "a directory"
+	}
+	return "a special file"
+}
+
+// checkRegular returns a *NotRegularError unless fi is a regular file.
+func checkRegular(path string, fi fs.FileInfo) error {
+	if fi.Mode().IsRegular() {
+		return nil
+	}
+	return &NotRegularError{Path: path, Mode: fi.Mode()}
+}
+
+// OpenRegular opens path for reading when it is (or a symlink leads to) a
+// regular file, and fails at once otherwise: it never blocks on a named
+// pipe (see openNoBlock).
+func OpenRegular(path string) (*os.File, error) {
+	f, err := openNoBlock(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, err)
+	}
+	fi, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	if err := checkRegular(path, fi); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// StatRegular is os.Stat that also fails for anything but a regular file.
+func StatRegular(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("stat %s: %w", path, err)
+	}
+	return fi, checkRegular(path, fi)
+}
