@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 
 	"golang.org/x/term"
 
@@ -18,6 +19,8 @@ func main() {
 	// normal way out like the others, so cleanups run (recall demo's
 	// temporary database) instead of the process dying where it stands.
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
+	// A signal ends a command within this bound, whatever it is doing.
+	cli.SignalGrace = 750 * time.Millisecond
 	code := cli.Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, term.IsTerminal(int(os.Stdout.Fd())))
 	stop()
 	os.Exit(code)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path/filepath"
 	"strings"
 	"syscall"
 
@@ -108,6 +109,12 @@ func osReason(err error) string {
 // path to an error kind; nil means the error is not about the database file
 // (a bad query, a constraint, a cancelled context) and is returned as it is.
 func kindOf(path string, err error) error {
+	if aboutOtherFile(path, err) {
+		// An importer's transcript it may not read is that file's
+		// problem, not the database's (it was reported as "state.db:
+		// permission denied" and stopped the import).
+		return nil
+	}
 	// The driver returns an *sqlite3.Error or, from some calls, a bare
 	// (extended) error code; both convert to an ExtendedErrorCode.
 	var xc sqlite3.ExtendedErrorCode
@@ -177,14 +184,45 @@ func dbError(path string, err error) error {
 }
 
 // IsDatabaseFault reports whether err is about the database file as a whole
-// (corrupt, not a database, disk full, permission, I/O, a hot journal):
-// every later write would fail the same way, so an importer stops instead
-// of going on to the next file.
+// (corrupt, not a database, disk full, permission, I/O, a hot journal, a
+// write lock another program holds past the lock timeout): every later
+// write would fail the same way, so an importer stops instead of going on
+// to the next file (a held lock once cost the whole timeout per file).
 func IsDatabaseFault(err error) bool {
-	for _, k := range []error{ErrCorrupt, ErrNotDatabase, ErrDiskFull, ErrPermission, ErrIO, ErrHotJournal, ErrReadOnly} {
+	for _, k := range []error{ErrCorrupt, ErrNotDatabase, ErrDiskFull, ErrPermission, ErrIO, ErrHotJournal, ErrReadOnly, ErrLocked} {
 		if errors.Is(err, k) {
 			return true
 		}
 	}
 	return false
+}
+
+// aboutOtherFile reports an operating-system error that names a file other
+// than the database at path, its companions (-wal, -shm, -journal) and the
+// folders above it.
+func aboutOtherFile(path string, err error) bool {
+	var pe *fs.PathError
+	if !errors.As(err, &pe) || pe.Path == "" {
+		return false
+	}
+	p, db := absPath(pe.Path), absPath(path)
+	if p == db || strings.HasPrefix(p, db+"-") {
+		return false
+	}
+	for d := filepath.Dir(db); ; d = filepath.Dir(d) {
+		if p == d {
+			return false
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	return true
+}
+
+func absPath(p string) string {
+	if a, err := filepath.Abs(p); err == nil {
+		return a
+	}
+	return filepath.Clean(p)
 }

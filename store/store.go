@@ -57,6 +57,9 @@ type Store struct {
 	writeMu sync.Mutex
 	writer  *conn // nil when read-only
 	writes  int   // successful write transactions, for periodic checkpoints
+	// lockTimeout and onLockWait: SetLockTimeout, OnLockWait (under writeMu).
+	lockTimeout time.Duration
+	onLockWait  func(LockWait)
 
 	readers chan *conn // idle reader connections
 	// immutable: the file is read as an immutable snapshot (read-only

@@ -75,7 +75,7 @@ func (s *Store) Write(ctx context.Context, fn func(tx *Tx) error) error {
 	c := s.writer
 	old := c.db.SetInterrupt(ctx)
 	var written int64
-	err := retryBusy(ctx, c, s.path, func() error {
+	err := s.retryBusy(ctx, c, func() error {
 		var err error
 		written, err = s.writeOnce(c, fn)
 		return err
@@ -151,9 +151,19 @@ func withWriteLock(c *conn, path string, fn func() error) (err error) {
 }
 
 // retryBusy runs attempt until it succeeds, fails with anything but
-// SQLITE_BUSY/LOCKED, ctx ends, or the database shows no progress for
-// writeStall (then ErrLocked).
+// SQLITE_BUSY/LOCKED, ctx ends, or the database shows no progress for the
+// store's lock timeout (then ErrLocked).
+func (s *Store) retryBusy(ctx context.Context, c *conn, attempt func() error) error {
+	return retryBusyFor(ctx, c, s.path, s.stallLimit(), s.onLockWait, attempt)
+}
+
+// retryBusy is Store.retryBusy before there is a Store (Open's migrations):
+// the default limit, no progress reports.
 func retryBusy(ctx context.Context, c *conn, path string, attempt func() error) error {
+	return retryBusyFor(ctx, c, path, writeStall, nil, attempt)
+}
+
+func retryBusyFor(ctx context.Context, c *conn, path string, limit time.Duration, notify func(LockWait), attempt func() error) error {
 	var w *lockWait
 	for {
 		err := attempt()
@@ -161,7 +171,7 @@ func retryBusy(ctx context.Context, c *conn, path string, attempt func() error) 
 			return err
 		}
 		if w == nil {
-			w = newLockWait(c, path)
+			w = newLockWait(c, path, limit, notify)
 		}
 		if err := w.wait(ctx); err != nil {
 			return err
@@ -169,22 +179,59 @@ func retryBusy(ctx context.Context, c *conn, path string, attempt func() error) 
 	}
 }
 
+// LockWait describes a writer waiting for another process's write lock,
+// for a progress line ("waiting for the write lock held since ...").
+type LockWait struct {
+	// Since is when the lock was last seen to make progress (or the wait began).
+	Since time.Time
+	// Waited is how long this writer has waited in all.
+	Waited time.Duration
+	// GiveUp is when the writer fails with ErrLocked unless progress is seen.
+	GiveUp time.Time
+}
+
+// SetLockTimeout sets how long a write waits for a lock held without any
+// progress before it fails with ErrLocked (writeStall when d <= 0).
+func (s *Store) SetLockTimeout(d time.Duration) {
+	s.writeMu.Lock()
+	s.lockTimeout = d
+	s.writeMu.Unlock()
+}
+
+// OnLockWait sets a function called about once a second while a write
+// waits for another process's lock (nil for none).
+func (s *Store) OnLockWait(fn func(LockWait)) {
+	s.writeMu.Lock()
+	s.onLockWait = fn
+	s.writeMu.Unlock()
+}
+
+func (s *Store) stallLimit() time.Duration {
+	if s.lockTimeout > 0 {
+		return s.lockTimeout
+	}
+	return writeStall
+}
+
 // lockWait tracks how long a writer has waited and whether the database
 // moved meanwhile.
 type lockWait struct {
 	c        *conn
 	path     string
+	limit    time.Duration
+	notify   func(LockWait)
+	told     time.Time
 	start    time.Time
 	progress time.Time // last time progress was seen
 	sig      string
 }
 
-func newLockWait(c *conn, path string) *lockWait {
+func newLockWait(c *conn, path string, limit time.Duration, notify func(LockWait)) *lockWait {
 	t := time.Now()
-	return &lockWait{c: c, path: path, start: t, progress: t, sig: progressSignature(c, path)}
+	return &lockWait{c: c, path: path, limit: limit, notify: notify, start: t, progress: t, sig: progressSignature(c, path)}
 }
 
-// wait sleeps a random jitter and reports ErrLocked after writeStall without progress.
+// wait sleeps a random jitter and reports ErrLocked after the limit without progress.
 func (w *lockWait) wait(ctx context.Context) error {
 	jitter := writeRetryMin + time.Duration(rand.Int64N(int64(writeRetryMax-writeRetryMin)))
 	select {
@@ -195,10 +242,15 @@ func (w *lockWait) wait(ctx context.Context) error {
 	if sig := progressSignature(w.c, w.path); sig != w.sig {
 		w.sig, w.progress = sig, time.Now()
 	}
-	if stalled := time.Since(w.progress); stalled > writeStall {
+	if stalled := time.Since(w.progress); stalled > w.limit {
 		return &Error{Path: w.path, Kind: ErrLocked, Err: fmt.Errorf(
 			"another process has held the write lock for %s without writing anything (a stopped recall, or another program's open transaction); waited %s in all",
 			stalled.Round(time.Second), time.Since(w.start).Round(time.Second))}
+	}
+	// The first busy second is normal between writers; say so after it.
+	if w.notify != nil && time.Since(w.start) >= time.Second && time.Since(w.told) >= time.Second {
+		w.told = time.Now()
+		w.notify(LockWait{Since: w.progress, Waited: time.Since(w.start), GiveUp: w.progress.Add(w.limit)})
 	}
 	return nil
 }

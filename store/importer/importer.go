@@ -10,6 +10,7 @@ package importer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"slices"
@@ -276,7 +277,14 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		r, err := src.Import(ctx, st, f)
+		var r Report
+		_, err := StatRegular(f)
+		var nr *NotRegularError
+		if !errors.As(err, &nr) {
+			// A pipe or a device is never handed to the source: opening
+			// a FIFO blocks, and /dev/zero never ends.
+			r, err = src.Import(ctx, st, f)
+		}
 		done += sizes[i]
 		if err != nil {
 			if ctx.Err() != nil {

@@ -47,9 +47,9 @@ func checkRegular(path string, fi fs.FileInfo) error {
 // regular file, and fails at once otherwise: it never blocks on a named
 // pipe (see openNoBlock).
 func OpenRegular(path string) (*os.File, error) {
-	f, err := openNoBlock(path)
+	f, err := openFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+		return nil, err // an *fs.PathError: "open PATH: permission denied"
 	}
 	fi, err := f.Stat()
 	if err != nil {
@@ -63,11 +63,14 @@ func OpenRegular(path string) (*os.File, error) {
 	return f, nil
 }
 
+// openFile is openNoBlock, replaced in tests (a permission error as root).
+var openFile = openNoBlock
+
 // StatRegular is os.Stat that also fails for anything but a regular file.
 func StatRegular(path string) (fs.FileInfo, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
-		return nil, fmt.Errorf("stat %s: %w", path, err)
+		return nil, err // an *fs.PathError naming path
 	}
 	return fi, checkRegular(path, fi)
 }

@@ -149,6 +149,7 @@ func installedSources() []importer.Source {
 func runImport(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	asJSON := fs.Bool("json", false, "print the report(s) as JSON (an object; an array for 'all')")
+	lockTimeout := fs.Duration("lock-timeout", defaultLockTimeout, "how long to wait for a write lock another program holds without writing, once for the whole run, before failing")
 	args, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -197,6 +198,10 @@ func runImport(env *Env, c *Command, args []string) error {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
 	}
 
+	if *lockTimeout <= 0 {
+		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
+	}
+	ln := watchLock(st, env.Stderr, "recall import", *lockTimeout)
 	pr := newImportProgress(env, st, *asJSON)
 	defer pr.finish()
 	// Rows and the unicode61 index first, the trigram index in one pass
@@ -210,8 +215,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		}
 		r := importSource(env, st, src, paths, pr)
 		pr.done()
+		ln.clear()
 		if store.IsDatabaseFault(r.Err) {
-			return r.Err // one line naming the database and what to do
+			// One line naming the database and what to do; a held lock
+			// was waited for once and ends the whole run.
+			return lockTimeoutError(r.Err, *lockTimeout)
 		}
 		if !*asJSON {
 			printImportResult(env.Stdout, r)
@@ -222,7 +230,7 @@ func runImport(env *Env, c *Command, args []string) error {
 	if env.Ctx.Err() == nil {
 		if err := pr.indexTrigram(); err != nil {
 			if store.IsDatabaseFault(err) || env.Ctx.Err() == nil {
-				return err
+				return lockTimeoutError(err, *lockTimeout)
 			}
 		}
 	}

@@ -46,6 +46,7 @@ func runWatch(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	interval := fs.Duration("interval", 2*time.Second, "how often to look for changed files")
 	once := fs.Bool("once", false, "import what changed once and exit")
+	lockTimeout := fs.Duration("lock-timeout", defaultLockTimeout, "how long a poll waits for a write lock another program holds without writing (the next poll tries again)")
 	names, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -79,6 +80,10 @@ func runWatch(env *Env, c *Command, args []string) error {
 	if st.ReadOnly() {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); watch into a recall database with --db")
 	}
+	if *lockTimeout <= 0 {
+		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
+	}
+	watchLock(st, env.Stderr, "recall watch", *lockTimeout)
 	// An import stopped before its trigram pass left rows for it: finish
 	// them first (searches cover them meanwhile).
 	if err := st.IndexDeferredTrigram(env.Ctx, nil); err != nil && env.Ctx.Err() == nil {
@@ -153,6 +158,11 @@ func (w *watched) poll(env *Env, st *store.Store) error {
 	rep, err := importer.Run(env.Ctx, st, w.src, nil, importer.Options{Files: changed})
 	if err != nil && errors.Is(err, context.Canceled) {
 		return nil // stopping; the next watch picks up the rest
+	}
+	if errors.Is(err, store.ErrLocked) {
+		// Another program holds the lock: say so once, try at the next poll.
+		w.report(env, err)
+		return nil
 	}
 	if store.IsDatabaseFault(err) {
 		return err

@@ -21,6 +21,7 @@ import (
 func TestMain(m *testing.M) {
 	if filepath.Base(os.Args[0]) == "recall" {
 		ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+		SignalGrace = 750 * time.Millisecond // as main.go
 		code := Run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr, term.IsTerminal(int(os.Stdout.Fd())))
 		stop()
 		os.Exit(code)

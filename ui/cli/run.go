@@ -70,6 +70,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if rest, err = takeGlobal(env, rest, false); err != nil {
 		return report(env, c, err)
 	}
+	defer exitAfterSignal(ctx, c.Name, stderr)()
 	return report(env, c, runCommand(env, c, rest))
 }
 
