@@ -57,7 +57,7 @@ func (n *lockNotice) clear() {
 // lockTimeoutError adds the flag to raise to a lock timeout's error line.
 func lockTimeoutError(err error, timeout time.Duration) error {
 	if errors.Is(err, store.ErrLocked) {
-		return fmt.Errorf("%w (waited --lock-timeout %s)", err, timeout)
+		return fmt.Errorf("%w (--lock-timeout %s)", err, timeout)
 	}
 	return err
 }
