@@ -23,6 +23,9 @@ type Stats struct {
 	Backend        string           `json:"backend"`
 	Layout         string           `json:"fts_layout"`
 	PendingCJKRows int64            `json:"pending_cjk_rows"`
+	// SessionsSourceGone counts the sessions whose source files the agent
+	// deleted: recall keeps them (SourceGone).
+	SessionsSourceGone int64 `json:"sessions_source_gone"`
 }
 
 // Backend names the SQLite engine in use.
@@ -88,6 +91,11 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 	if err != nil {
 		return st, fmt.Errorf("stats: %w", err)
 	}
+	gone, err := s.SessionsSourceGone(ctx)
+	if err != nil {
+		return st, fmt.Errorf("stats: %w", err)
+	}
+	st.SessionsSourceGone = int64(gone)
 	return st, nil
 }
 

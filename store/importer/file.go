@@ -59,6 +59,11 @@ type Plan struct {
 	Version int
 	// Ident is the file's identity (FileIdent), recorded with its state.
 	Ident string
+	// Intact is true when the file still holds everything the last import
+	// read (unchanged, or only grown): a full re-read (a new parser
+	// version) may then replace what it produced. Otherwise the agent
+	// rewrote it, maybe shorter, and what it no longer holds is kept.
+	Intact bool
 }
 
 // PlanFile compares path with what tx recorded about it. whole marks
@@ -109,6 +114,7 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 	if prev.Size == p.Size && SameModTime(prev.ModTime, p.ModTime) {
 		p.Unchanged = true
 		p.Full = false
+		p.Intact = true
 		return p, nil
 	}
 	if whole {
@@ -133,6 +139,7 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 		return p, nil // edited before the offset
 	}
 	p.Full = false
+	p.Intact = true
 	p.From = st.Cursor
 	p.Parser = st.Parser
 	return p, nil
@@ -196,8 +203,11 @@ type Batch struct {
 	Version int // saved with the cursor (Versioned)
 }
 
-// Commit writes b in tx: on a full re-import it first deletes the messages
-// of every session the file produced before, then creates or updates the
+// Commit writes b in tx: on a full re-import of an intact file (Plan.Intact)
+// it first deletes the messages of every session the file produced before;
+// of a file the agent rewrote it keeps them and inserts only the messages
+// not stored yet (store.Tx.DropStored), so history the agent dropped stays.
+// Then it creates or updates the
 // sessions (parents first; a parent the batch does not carry gets a minimal
 // row so the foreign key holds until its own file is imported), inserts the
 // messages and records the file's new size, mtime, cursor and state. It
@@ -213,6 +223,13 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 	}
 	if p.Full && p.Seen {
 		for _, id := range all {
+			if !p.Intact {
+				var err error
+				if b.Messages, err = tx.DropStored(id, b.Messages); err != nil {
+					return 0, err
+				}
+				continue
+			}
 			if err := tx.DeleteSessionMessages(id); err != nil {
 				return 0, fmt.Errorf("delete messages of %s: %w", id, err)
 			}

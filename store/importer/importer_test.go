@@ -146,19 +146,21 @@ func TestImportLines(t *testing.T) {
 		t.Errorf("after restart: %s", got)
 	}
 
-	// Edited before the cursor (same size): re-imported in full, the old
-	// messages replaced, not duplicated.
+	// Edited before the cursor (same size): re-imported in full; the
+	// messages still there are not duplicated, and the edited one's old
+	// text stays (recall never drops what it imported).
 	raw, _ := os.ReadFile(path)
 	it.Write(t, path, strings.Replace(string(raw), `"one"`, `"ONE"`, 1))
 	importToy(t, st, path, &seen)
-	if got := contents(t, st, "a"); got != "ONE,two,three+" {
+	if got := contents(t, st, "a"); got != "one,two,three+,ONE" {
 		t.Errorf("after edit: %s", got)
 	}
 
-	// Truncated: re-imported in full.
+	// Truncated (an agent rewrote it shorter): re-imported in full, and
+	// the messages the file lost stay.
 	it.Write(t, path, line("a", "only"))
 	importToy(t, st, path, &seen)
-	if got := contents(t, st, "a"); got != "only" {
+	if got := contents(t, st, "a"); got != "one,two,three+,ONE,only" {
 		t.Errorf("after truncation: %s", got)
 	}
 
@@ -172,7 +174,7 @@ func TestImportLines(t *testing.T) {
 	if fmt.Sprint(seen) != "[3]" {
 		t.Errorf("after an unterminated line, parsed %v, want [3]", seen)
 	}
-	if got := contents(t, st, "a"); got != "only,x,y" {
+	if got := contents(t, st, "a"); got != "one,two,three+,ONE,only,x,y" {
 		t.Errorf("unterminated: %s", got)
 	}
 }

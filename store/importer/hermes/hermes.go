@@ -300,11 +300,11 @@ func (r *run) do(sig signature) error {
 			next.sess(s.ID).Hash = r.rows[s.ID].hash
 		}
 		for _, id := range resync {
-			if err := tx.DeleteSessionMessages(id); err != nil {
-				return err
-			}
 			msgs, skipped, err := r.src.sessionMessages(id, oldHW)
 			if err != nil {
+				return err
+			}
+			if err := tx.DeleteSessionMessages(id); err != nil {
 				return err
 			}
 			n, err := r.insert(tx, msgs)
@@ -454,9 +454,16 @@ func (r *run) save(tx *store.Tx, st state, sig signature) error {
 	if err != nil {
 		return err
 	}
+	// The sessions the database holds, so that recall can tell when it is
+	// gone (store.SourceGone).
+	ids := make([]string, 0, len(st.Sessions))
+	for id := range st.Sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
 	return tx.SetImportFile(store.ImportFile{
 		Path: r.file, Source: SourceName, Size: r.fi.Size(), ModTime: r.fi.ModTime(),
-		Offset: st.HW, State: string(raw),
+		Offset: st.HW, State: string(raw), Sessions: strings.Join(ids, " "),
 	})
 }
 

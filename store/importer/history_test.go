@@ -1,0 +1,217 @@
+package importer_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+	it "github.com/recall-dev/recall/store/importer/internal/importtest"
+)
+
+// historyFixture names the files a source's never-lose-history test
+// imports when the source has no testdata/agents/<source>/home (files a
+// real agent wrote): a folder under testdata/importers, or a setup that
+// builds them into a folder.
+type historyFixture struct {
+	dir   string
+	setup func(t *testing.T, dst string)
+}
+
+// historyFixtures: a new source needs testdata/agents/<its name>/home or a
+// line here (TestHistoryKept says so).
+var historyFixtures = map[string]historyFixture{
+	"claude-code": {dir: "claude"},
+	"codex":       {dir: "codex"},
+	"gemini-cli":  {dir: "gemini"},
+	"jsonl":       {dir: "jsonl"},
+	"hermes":      {setup: hermesStateDB},
+}
+
+// hermesStateDB builds a Hermes state.db from the importer fixtures with
+// the native sqlite3 shell.
+func hermesStateDB(t *testing.T, dst string) {
+	needShell(t)
+	var sql strings.Builder
+	for _, f := range []string{"schema.sql", "seed.sql"} {
+		b, err := os.ReadFile(filepath.Join(it.Fixtures(t, "hermes"), f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		sql.Write(b)
+		sql.WriteString("\n")
+	}
+	shellSQL(t, filepath.Join(dst, "state.db"), sql.String())
+}
+
+func needShell(t *testing.T) {
+	if _, err := exec.LookPath("sqlite3"); err != nil {
+		t.Skip("sqlite3 shell not on PATH")
+	}
+}
+
+func shellSQL(t *testing.T, db, sql string) {
+	t.Helper()
+	cmd := exec.Command("sqlite3", "-bail", db)
+	cmd.Stdin = strings.NewReader(sql)
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("sqlite3 %s: %v\n%s", db, err, out)
+	}
+}
+
+// agentHome is testdata/agents/<source>/home, "" when there is none.
+func agentHome(t *testing.T, source string) string {
+	p := filepath.Join(filepath.Dir(it.Fixtures(t, "")), "..", "agents", source, "home")
+	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+		return filepath.Clean(p)
+	}
+	return ""
+}
+
+// historySetup copies the source's fixture into a temporary folder and
+// returns the paths to import (nil: the source's default locations, with
+// HOME pointed at the copy of an agent's home).
+func historySetup(t *testing.T, src importer.Source) (root string, paths []string) {
+	if home := agentHome(t, src.Name()); home != "" {
+		root = it.CopyTree(t, home)
+		t.Setenv("HOME", root)
+		for _, k := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HERMES_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"} {
+			t.Setenv(k, "")
+		}
+		return root, nil
+	}
+	fx, ok := historyFixtures[src.Name()]
+	if !ok {
+		t.Fatalf("source %s has no fixture for the never-lose-history test: add testdata/agents/%s/home (files the agent wrote) or a line for it in historyFixtures (store/importer/history_test.go)", src.Name(), src.Name())
+	}
+	if fx.setup != nil {
+		root = t.TempDir()
+		fx.setup(t, root)
+	} else {
+		root = it.CopyTree(t, it.Fixtures(t, fx.dir))
+	}
+	return root, []string{root}
+}
+
+// messageSet is every message of a dump as "session: message", counted.
+func messageSet(d map[string]it.Session) map[string]int {
+	out := map[string]int{}
+	for id, s := range d {
+		for _, m := range s.Msgs {
+			out[id+": "+m.Role+" "+m.Content]++
+		}
+	}
+	return out
+}
+
+// missing lists what of before is not in after.
+func missing(before, after map[string]int) []string {
+	var out []string
+	for k, n := range before {
+		if after[k] < n {
+			out = append(out, fmt.Sprintf("%dx %.120q", n-after[k], k))
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// shorten rewrites a source file as an agent that drops history would: a
+// SQLite database (Hermes's state.db) loses its newer half of sessions, as
+// a prune does (edits inside a session, a rewind or replace_messages, are
+// Hermes's own and mirrored), any other file its second half of lines (at
+// least one line goes, at least one stays).
+func shorten(t *testing.T, path string) {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.HasPrefix(string(b), "SQLite format 3\x00") {
+		needShell(t)
+		shellSQL(t, path, `CREATE TEMP TABLE doomed AS SELECT id FROM sessions ORDER BY started_at DESC LIMIT (SELECT (count(*) + 1) / 2 FROM sessions);
+UPDATE sessions SET parent_session_id = NULL WHERE parent_session_id IN (SELECT id FROM doomed);
+DELETE FROM messages WHERE session_id IN (SELECT id FROM doomed);
+DELETE FROM sessions WHERE id IN (SELECT id FROM doomed);`)
+		return
+	}
+	lines := strings.SplitAfter(string(b), "\n")
+	if lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	if len(lines) < 2 {
+		it.Write(t, path, "")
+		return
+	}
+	it.Write(t, path, strings.Join(lines[:len(lines)/2], ""))
+}
+
+// TestHistoryKept: for every registered source, the sessions and messages
+// recall imported stay when the agent rewrites its files shorter or
+// deletes them, and `stats` counts the sessions whose files are gone.
+func TestHistoryKept(t *testing.T) {
+	for _, src := range importer.Sources() {
+		t.Run(src.Name(), func(t *testing.T) {
+			ctx := context.Background()
+			root, paths := historySetup(t, src)
+			st := it.Open(t)
+			run := func(label string) importer.Report {
+				t.Helper()
+				rep, err := importer.Run(ctx, st, src, paths, importer.Options{})
+				if err != nil {
+					t.Fatalf("%s: %v", label, err)
+				}
+				return rep
+			}
+			run("first import")
+			before := it.Dump(t, st)
+			if it.Count(before) == 0 {
+				t.Fatalf("the fixture of %s imported no messages", src.Name())
+			}
+			files, err := st.ImportFiles(ctx)
+			if err != nil || len(files) == 0 {
+				t.Fatalf("no import records: %v", err)
+			}
+
+			for _, f := range files {
+				shorten(t, f.Path)
+			}
+			run("import after the files were rewritten shorter")
+			if lost := missing(messageSet(before), messageSet(it.Dump(t, st))); len(lost) > 0 {
+				t.Errorf("rewritten shorter: %d messages lost:\n%s", len(lost), strings.Join(lost, "\n"))
+			}
+			if gone, err := st.SessionsSourceGone(ctx); err != nil || gone != 0 {
+				t.Errorf("sessions with their source gone while the files are there: %d, %v", gone, err)
+			}
+
+			for _, f := range files {
+				if err := os.Remove(f.Path); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.RemoveAll(root); err != nil {
+				t.Fatal(err)
+			}
+			os.MkdirAll(root, 0o755)
+			run("import after the files were deleted")
+			after := it.Dump(t, st)
+			if lost := missing(messageSet(before), messageSet(after)); len(lost) > 0 {
+				t.Errorf("deleted: %d messages lost:\n%s", len(lost), strings.Join(lost, "\n"))
+			}
+			gone, err := st.SessionsSourceGone(ctx)
+			if err != nil || gone != len(after) {
+				t.Errorf("sessions whose source is gone: %d, want all %d (%v)", gone, len(after), err)
+			}
+			var s store.Stats
+			if s, err = st.Stats(ctx); err != nil || s.SessionsSourceGone != int64(gone) {
+				t.Errorf("stats: sessions_source_gone %d, want %d (%v)", s.SessionsSourceGone, gone, err)
+			}
+		})
+	}
+}

@@ -1,0 +1,63 @@
+package store
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+)
+
+// DropStored prepares session id for messages read again from a source
+// file that changed under recall (rewritten shorter, truncated or edited
+// before where the last import stopped): it returns msgs without those of
+// the session's messages already stored (same role, content and tool call
+// id, and the same timestamp when the new one has one), and forgets the
+// session's source keys so the rest are inserted afresh. Nothing stored is
+// deleted: what the agent dropped from its file stays in recall, in its
+// place.
+func (tx *Tx) DropStored(id string, msgs []Message) ([]Message, error) {
+	withTS := map[string]int{}
+	noTS := map[string]int{}
+	err := tx.c.query("SELECT role, COALESCE(content, ''), COALESCE(tool_call_id, ''), COALESCE(timestamp, 0) FROM messages WHERE session_id = ?",
+		[]any{id}, func(st stmtRow) error {
+			k := reproKey(st.ColumnText(0), st.ColumnText(1), st.ColumnText(2))
+			withTS[k+"\x00"+tsKey(st.ColumnFloat(3))]++
+			noTS[k]++
+			return nil
+		})
+	if err != nil {
+		return nil, fmt.Errorf("read messages of %s: %w", id, err)
+	}
+	out := msgs[:0:0]
+	for _, m := range msgs {
+		if m.SessionID == id {
+			k := reproKey(m.Role, cleanContent(m.Content), m.ToolCallID)
+			if m.Timestamp.IsZero() {
+				if noTS[k] > 0 {
+					noTS[k]--
+					continue
+				}
+			} else if kt := k + "\x00" + tsKey(toEpoch(m.Timestamp)); withTS[kt] > 0 {
+				withTS[kt]--
+				noTS[k]--
+				continue
+			}
+		}
+		out = append(out, m)
+	}
+	if tx.s.layout.hasKeys {
+		if err := tx.c.run("DELETE FROM recall_message_keys WHERE key >= ? AND key < ?", id+"\x00", id+"\x01"); err != nil {
+			return nil, err
+		}
+	}
+	return out, nil
+}
+
+func reproKey(role, content, call string) string {
+	return role + "\x00" + call + "\x00" + content
+}
+
+// tsKey is a stored timestamp to the millisecond (REAL seconds round-trip
+// to about a microsecond).
+func tsKey(epoch float64) string {
+	return strconv.FormatInt(int64(math.Round(epoch*1000)), 10)
+}
