@@ -75,3 +75,12 @@ func (b *EngineBackend) Summarize(ctx context.Context, query string, results []r
 
 // HasModel reports whether summaries come from a model.
 func (b *EngineBackend) HasModel() bool { return b.Engine.HasModel() }
+
+// SourceGone lists the sessions whose source files are gone, when the
+// store knows (GoneBackend).
+func (b *EngineBackend) SourceGone(ctx context.Context) (map[string]bool, error) {
+	if g, ok := b.Store.(GoneBackend); ok {
+		return g.SourceGone(ctx)
+	}
+	return nil, nil
+}

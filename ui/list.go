@@ -42,7 +42,13 @@ type listView struct {
 
 	cache string
 	dirty bool
+	// gone are the sessions whose source files the agent deleted (marked
+	// "file deleted": recall keeps them).
+	gone map[string]bool
 }
+
+// goneMark is the marker of a session whose source file is gone.
+const goneMark = "file deleted"
 
 // SetItems replaces the rows, keeping the selection on the same session when
 // it is still there.
@@ -269,6 +275,9 @@ func (l *listView) renderCompact(it Item, selected bool, now time.Time) string {
 	if c := rowCount(it); c != "" {
 		right = c + " · " + right
 	}
+	if l.gone[it.SessionID] {
+		right = goneMark + " · " + right
+	}
 	right = " " + right
 	rw := termtext.Width(right)
 	if rw > w/2 {
@@ -296,6 +305,9 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	}
 	if c := rowCount(it); c != "" {
 		meta = append(meta, c)
+	}
+	if l.gone[it.SessionID] {
+		meta = append(meta, goneMark)
 	}
 	line2 := st.List.Meta.Render(termtext.Truncate(strings.Join(meta, " · "), w))
 

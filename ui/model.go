@@ -160,19 +160,33 @@ func (m *Model) Init() tea.Cmd {
 	return tea.Batch(m.queryChanged(), m.pollChanges(), m.loadSources())
 }
 
-// sourcesMsg carries the sources the database holds.
+// sourcesMsg carries the sources the database holds, and the sessions
+// whose source files the agent deleted.
 type sourcesMsg struct {
 	sources []string
+	gone    map[string]bool
 	err     error
 }
 
+// GoneBackend is implemented by a Backend that knows which sessions' source
+// files are gone from disk (store.Store.SourceGone): recall keeps them, and
+// the list marks them "file deleted".
+type GoneBackend interface {
+	SourceGone(ctx context.Context) (map[string]bool, error)
+}
+
 // loadSources asks the backend which sources the database holds, so the
-// source filter offers only those.
+// source filter offers only those, and which sessions lost their files.
 func (m *Model) loadSources() tea.Cmd {
 	ctx, backend := m.ctx, m.backend
 	return func() tea.Msg {
 		src, err := backend.Sources(ctx)
-		return sourcesMsg{sources: src, err: err}
+		var gone map[string]bool
+		if g, ok := backend.(GoneBackend); ok && err == nil {
+			// Best effort: without it the list simply has no markers.
+			gone, _ = g.SourceGone(ctx)
+		}
+		return sourcesMsg{sources: src, gone: gone, err: err}
 	}
 }
 
@@ -213,6 +227,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case sourcesMsg:
 		if msg.err == nil {
 			m.filters.setSources(msg.sources)
+			m.list.gone = msg.gone
+			m.list.dirty = true
 		}
 		return m, nil
 	}

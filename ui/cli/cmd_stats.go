@@ -30,6 +30,9 @@ func runStats(env *Env, c *Command, args []string) error {
 	fmt.Fprintf(w, "database        %s%s\n", field(s.Path), map[bool]string{true: " (read-only)", false: ""}[s.ReadOnly])
 	fmt.Fprintf(w, "schema version  %d (Hermes) · recall %d · %s\n", s.SchemaVersion, s.RecallVersion, s.Layout)
 	fmt.Fprintf(w, "sessions        %d\nmessages        %d\n", s.Sessions, s.Messages)
+	if s.SessionsSourceGone > 0 {
+		fmt.Fprintf(w, "  kept by recall %d sessions whose files the agent deleted\n", s.SessionsSourceGone)
+	}
 	srcs := make([]string, 0, len(s.Sources))
 	for k := range s.Sources {
 		srcs = append(srcs, k)
