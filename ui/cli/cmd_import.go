@@ -235,6 +235,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		}
 	}
 	printNotices(env, results, *asJSON)
+	if env.Ctx.Err() == nil {
+		warnAtRisk(env, st, srcs)
+	}
 	if *asJSON {
 		var err error
 		if all {

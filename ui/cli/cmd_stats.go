@@ -3,7 +3,17 @@ package cli
 import (
 	"fmt"
 	"sort"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
 )
+
+// statsJSON is `stats --json`: the store's figures and what an agent's
+// retention will soon delete that recall has not imported.
+type statsJSON struct {
+	store.Stats
+	RetentionAtRisk []importer.AtRisk `json:"retention_at_risk"`
+}
 
 func runStats(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
@@ -23,8 +33,9 @@ func runStats(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	risk := atRisk(env, st, importer.Sources())
 	if *asJSON {
-		return printJSON(env.Stdout, s)
+		return printJSON(env.Stdout, statsJSON{Stats: s, RetentionAtRisk: risk})
 	}
 	w := env.Stdout
 	fmt.Fprintf(w, "database        %s%s\n", field(s.Path), map[bool]string{true: " (read-only)", false: ""}[s.ReadOnly])
@@ -53,6 +64,9 @@ func runStats(env *Env, c *Command, args []string) error {
 		}
 	}
 	fmt.Fprintf(w, "sqlite          %s\nbackend         %s\n", s.SQLiteVersion, s.Backend)
+	for _, r := range risk {
+		fmt.Fprintln(w, "warning: "+r.String())
+	}
 	return nil
 }
 
