@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 )
 
 // rawProc is `recall mcp` driven by hand over real pipes, for frames no
@@ -211,5 +212,37 @@ func TestStdioCloseAnswersEverything(t *testing.T) {
 			}
 		}
 		p.exit(t)
+	}
+}
+
+// Hostile argument values: a query of a million characters (ASCII or CJK)
+// is not echoed past max_chars; a session_id of a million characters is
+// "not found", not an SQLite pattern error, and not echoed whole; limit is
+// clamped for every out-of-range integer, however large, while a fraction
+// is an error.
+func TestHostileArguments(t *testing.T) {
+	fx := writeFixture(t)
+	cs := connect(t, fx, nil, 0)
+	for name, q := range map[string]string{"ascii": strings.Repeat("network ", 125000), "cjk": strings.Repeat("数据库迁移", 200000)} {
+		a := call(t, cs, map[string]any{"query": q, "max_chars": 4000})
+		if n := utf8.RuneCountInString(a.text); a.isError || n > 4000 {
+			t.Errorf("1M-character %s query: %d characters for max_chars 4000 (error %v)", name, n, a.isError)
+		}
+	}
+	a := call(t, cs, map[string]any{"session_id": strings.Repeat("a", 1000000)})
+	if msg, _ := a.v["error"].(string); !a.isError || !strings.Contains(msg, "session_id not found") || len(a.text) > 1000 {
+		t.Errorf("1M-character session_id: %.300s (%d bytes)", a.text, len(a.text))
+	}
+	for _, tc := range []struct {
+		limit any
+		want  int
+	}{{50, 10}, {1e17, 10}, {1e300, 10}, {"1e400", 10}, {-1e300, 1}, {"-1e400", 1}, {-5, 1}} {
+		a := call(t, cs, map[string]any{"query": "kubernetes", "limit": tc.limit, "max_chars": 100000})
+		if n := len(results(a)); a.isError || n != tc.want {
+			t.Errorf("limit %v: %d results (%.200s), want %d", tc.limit, n, a.text, tc.want)
+		}
+	}
+	if a := call(t, cs, map[string]any{"query": "kubernetes", "limit": 2.5}); !a.isError {
+		t.Errorf("limit 2.5: %.200s, want an error", a.text)
 	}
 }

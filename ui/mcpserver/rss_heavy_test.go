@@ -4,10 +4,12 @@ package mcpserver
 
 import (
 	"fmt"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -71,5 +73,48 @@ func TestSummaryStreamRSS(t *testing.T) {
 	t.Logf("recall mcp under a 100 MB summary stream: max RSS %.0f MB, answer %d chars", mcp, len(a.text))
 	if mcp > limitMB {
 		t.Errorf("recall mcp peaked at %.0f MB RSS", mcp)
+	}
+}
+
+// TestStdioPipelinedRSS: 10,000 tools/call written without waiting for
+// any answer meet back-pressure (16 in flight), so the server's memory
+// stays flat; every one is answered. The old server queued them all
+// (4.3 GB).
+func TestStdioPipelinedRSS(t *testing.T) {
+	fx := writeFixture(t)
+	p := startRaw(t, fx.path)
+	calls := 10000
+	if s := os.Getenv("RECALL_PIPELINED_CALLS"); s != "" {
+		calls, _ = strconv.Atoi(s)
+	}
+	go func() {
+		for _, f := range initFrames("2025-06-18") {
+			io.WriteString(p.stdin, f+"\n")
+		}
+		for id := 2; id < 2+calls; id++ {
+			// A cheap call (scroll, a window of one): the queue, not the search, is under test.
+			frame := fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"method":"tools/call","params":{"name":"session_search","arguments":{"session_id":"r1","around_message_id":%d,"window":1}}}`, id, fx.ids["r1-20"])
+			if _, err := io.WriteString(p.stdin, frame+"\n"); err != nil {
+				return
+			}
+		}
+		p.stdin.Close()
+	}()
+	answered := 0
+	for line := range p.lines {
+		if strings.Contains(line, `"result"`) {
+			answered++
+		}
+	}
+	if err := p.cmd.Wait(); err != nil {
+		t.Errorf("recall mcp: %v; stderr: %.2000s", err, p.stderr.String())
+	}
+	rss := maxRSSMB(p.cmd.ProcessState)
+	t.Logf("%d pipelined calls: %d answered, max RSS %.0f MB", calls, answered, rss)
+	if answered != calls+1 {
+		t.Errorf("answered %d of %d", answered, calls+1)
+	}
+	if rss > 150 {
+		t.Errorf("max RSS %.0f MB", rss)
 	}
 }
