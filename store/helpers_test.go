@@ -316,3 +316,14 @@ func search(t testing.TB, st *Store, q string, f SearchFilter) SearchResult {
 	}
 	return res
 }
+
+// newestRecall is the newest recall migration embedded: tests read it
+// rather than hard-code it, as other branches add migrations.
+func newestRecall(t testing.TB) int {
+	t.Helper()
+	ms, err := loadMigrations()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ms[len(ms)-1].version
+}

@@ -53,6 +53,9 @@ func (tx *Tx) UpsertSession(sess Session) error {
 	if sess.ID == "" {
 		return errors.New("upsert session: empty session id")
 	}
+	if gone, err := tx.sessionForgotten(sess.ID); err != nil || gone {
+		return err // forgotten: an import must not bring it back
+	}
 	if sess.Source == "" {
 		sess.Source = "unknown"
 	}
