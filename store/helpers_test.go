@@ -316,3 +316,5 @@ func search(t testing.TB, st *Store, q string, f SearchFilter) SearchResult {
 	}
 	return res
 }
+	return ms[len(ms)-1].version
+}

@@ -21,6 +21,7 @@ type layout struct {
 	hasTrigram    bool // messages_fts_trigram
 	hasCJK        bool // recall_fts_cjk (recall databases only)
 	hasKeys       bool // recall_message_keys
+	hasForgotten  bool // recall_forgotten (forget.go)
 	hasImportMeta bool // recall_import_files
 
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
@@ -67,6 +68,7 @@ func detectLayout(c *conn) (layout, error) {
 	_, l.hasTrigram = tables["messages_fts_trigram"]
 	_, l.hasCJK = tables["recall_fts_cjk"]
 	_, l.hasKeys = tables["recall_message_keys"]
+	_, l.hasForgotten = tables["recall_forgotten"]
 	_, l.hasImportMeta = tables["recall_import_files"]
 	if _, ok := tables["state_meta"]; ok {
 		meta := map[string]string{}

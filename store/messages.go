@@ -10,8 +10,8 @@ import (
 )
 
 // InsertMessages appends msgs in order and sets each one's ID. A message
-// whose SourceKey was already imported (into the same session) is skipped and
-// keeps ID 0. Session counters are refreshed when the transaction ends.
+// whose SourceKey was already imported (into the same session), or that
+// `recall forget` deleted, is skipped and keeps ID 0. Session counters are refreshed when the transaction ends.
 //
 // A message larger than MaxMessageBytes fails the call before anything is
 // written (errors.Is(err, ErrTooLarge)); CheckMessageSize tells beforehand.
@@ -56,6 +56,12 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 			ts = now()
 		}
 		content := cleanContent(m.Content)
+		if gone, err := tx.messageForgotten(m, content); err != nil {
+			return inserted, err
+		} else if gone { // `recall forget` deleted it: an import must not bring it back
+			m.ID = 0
+			continue
+		}
 		args := []any{m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
 			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning)}
 		if tx.s.layout.hasDisplayState() {

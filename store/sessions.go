@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"time"
+	"unicode/utf8"
 )
 
 // sessionSelect is the column list scanSession reads, built per layout so old
@@ -51,6 +52,9 @@ func scanSession(st stmtRow, at int) Session {
 func (tx *Tx) UpsertSession(sess Session) error {
 	if sess.ID == "" {
 		return errors.New("upsert session: empty session id")
+	}
+	if gone, err := tx.sessionForgotten(sess.ID); err != nil || gone {
+		return err // forgotten: an import must not bring it back
 	}
 	if sess.Source == "" {
 		sess.Source = "unknown"
@@ -237,6 +241,11 @@ func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, er
 			}
 			return err
 		}
+		if len(prefix) > maxIDPrefix {
+			// Not an id and too long for a LIKE pattern (SQLite refuses
+			// patterns over 50,000 bytes as "too complex").
+			return nil
+		}
 		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2", []any{escapeLike(prefix) + "%"}, func(st stmtRow) error {
 			ids = append(ids, st.ColumnText(0))
 			return nil
@@ -246,11 +255,27 @@ func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, er
 	case err != nil:
 		return "", err
 	case len(ids) == 0:
-		return "", fmt.Errorf("session %q: %w", prefix, ErrNotFound)
+		return "", fmt.Errorf("session %q: %w", clipID(prefix), ErrNotFound)
 	case len(ids) > 1:
-		return "", fmt.Errorf("session id prefix %q is ambiguous", prefix)
+		return "", fmt.Errorf("session id prefix %q is ambiguous", clipID(prefix))
 	}
 	return ids[0], nil
+}
+
+// maxIDPrefix is the longest id prefix looked up by LIKE, in bytes: ids
+// are tens of bytes; a longer text is matched exactly or not at all.
+const maxIDPrefix = 1024
+
+// clipID shortens an id for an error message: a caller may pass anything.
+func clipID(id string) string {
+	if len(id) <= 80 {
+		return id
+	}
+	cut := 80
+	for cut > 0 && !utf8.RuneStart(id[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s…[%d bytes]", id[:cut], len(id))
 }
 
 // SessionByTitle finds a session by exact title, case-insensitively.

@@ -52,6 +52,9 @@ type Tx struct {
 	// deferredLo and deferredHi are the ids this transaction left out of
 	// the trigram index (deferred_trigram.go); 0 when none.
 	deferredLo, deferredHi int64
+	// forgotten holds the tombstones of `recall forget` (forget.go), read
+	// on first use; nil until then.
+	forgotten map[string]bool
 }
 
 // recycleBytes is the amount of message text in one transaction after

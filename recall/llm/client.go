@@ -26,6 +26,7 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Message is one chat message of the request.
@@ -42,10 +43,52 @@ type Client struct {
 
 // NewClient returns a client for cfg (zero fields take their defaults).
 func NewClient(cfg Config) *Client {
-	// No http.Client.Timeout: it would bound the whole streamed answer. The
-	// first-byte and idle timers in Stream bound what matters.
-	return &Client{cfg: cfg.withDefaults(), hc: &http.Client{}}
+	// No http.Client.Timeout: Stream puts its own first-byte, idle and
+	// total deadlines on each summary.
+	return &Client{cfg: cfg.withDefaults(), hc: &http.Client{CheckRedirect: dropCredentialsOffOrigin}}
 }
+
+// dropCredentialsOffOrigin is the client's redirect policy: the API key
+// follows a redirect only to the same scheme, host and port as the first
+// request. net/http already drops it for another host but keeps it for
+// another port of the same host, which curl counts as a leak
+// (CVE-2022-27776): another port can be another program.
+func dropCredentialsOffOrigin(req *http.Request, via []*http.Request) error {
+	if len(via) >= 10 {
+		return errors.New("stopped after 10 redirects")
+	}
+	if !sameOrigin(req.URL, via[0].URL) {
+		req.Header.Del("Authorization")
+		req.Header.Del("Api-Key") // Azure's header, should a caller set it
+	}
+	return nil
+}
+
+// sameOrigin reports whether a and b have the same scheme, host and port
+// (the port implied by the scheme when none is written).
+func sameOrigin(a, b *url.URL) bool {
+	return strings.EqualFold(a.Scheme, b.Scheme) &&
+		strings.EqualFold(a.Hostname(), b.Hostname()) &&
+		portOf(a) == portOf(b)
+}
+
+func portOf(u *url.URL) string {
+	if p := u.Port(); p != "" {
+		return p
+	}
+	if strings.EqualFold(u.Scheme, "https") {
+		return "443"
+	}
+	return "80"
+}
+
+// BytesPerToken is how many bytes of answer one asked-for token may bring:
+// a token is about 4 bytes of English and rarely more than 16 of anything.
+// A stream longer than MaxTokens*BytesPerToken is read no further.
+const BytesPerToken = 16
+
+// maxBytes is the most answer text Stream keeps.
+func (c *Client) maxBytes() int { return c.cfg.MaxTokens * BytesPerToken }
 
 // ErrEmpty is returned when the model finished without streaming any text.
 var ErrEmpty = errors.New("model returned no text")
@@ -64,18 +107,32 @@ func (e *HTTPError) Error() string {
 	return s
 }
 
-// errFirstByte and errIdle are the causes the timers cancel a request with.
+// errFirstByte, errIdle and errTotal are the causes the timers cancel a
+// request with.
 var (
 	errFirstByte = errors.New("no response")
 	errIdle      = errors.New("stream stalled")
+	errTotal     = errors.New("summary took too long")
 )
 
 // Stream sends msgs and calls onDelta with each piece of text as it
-// arrives, in order, from the calling goroutine. It returns the whole text.
+// arrives, in order, from the calling goroutine. It returns the whole text,
+// cut at MaxTokens*BytesPerToken bytes (the stream is closed there).
 // A 429 is retried up to MaxRetries times after its Retry-After; every
-// other failure returns at once with an error naming it. Cancelling ctx
-// aborts the request immediately and returns ctx's error.
+// other failure returns at once with an error naming it. The whole call
+// takes at most TotalTimeout. Cancelling ctx aborts the request
+// immediately and returns ctx's error.
 func (c *Client) Stream(ctx context.Context, msgs []Message, onDelta func(string)) (string, error) {
+	tctx, cancel := context.WithTimeoutCause(ctx, c.cfg.TotalTimeout, errTotal)
+	defer cancel()
+	text, err := c.stream(tctx, msgs, onDelta)
+	if err != nil && ctx.Err() == nil && context.Cause(tctx) == errTotal {
+		return text, fmt.Errorf("%w: stopped after %s (timeout_seconds)", errTotal, c.cfg.TotalTimeout)
+	}
+	return text, err
+}
+
+func (c *Client) stream(ctx context.Context, msgs []Message, onDelta func(string)) (string, error) {
 	body, err := json.Marshal(map[string]any{
 		"model":       c.cfg.Model,
 		"messages":    msgs,
@@ -95,7 +152,7 @@ func (c *Client) Stream(ctx context.Context, msgs []Message, onDelta func(string
 		select {
 		case <-ctx.Done():
 			t.Stop()
-			return "", ctx.Err()
+			return "", context.Cause(ctx)
 		case <-t.C:
 		}
 	}
@@ -118,7 +175,7 @@ func (c *Client) once(ctx context.Context, reqBody []byte, onDelta func(string))
 	// cancellation, else the error itself.
 	fail := func(what string, err error) error {
 		if ctx.Err() != nil {
-			return ctx.Err()
+			return context.Cause(ctx)
 		}
 		switch cause := context.Cause(rctx); cause {
 		case errFirstByte:
@@ -158,13 +215,13 @@ func (c *Client) once(ctx context.Context, reqBody []byte, onDelta func(string))
 		timer.Reset(c.cfg.IdleTimeout)
 	}}, 64<<10)
 	if isJSONBody(resp.Header.Get("Content-Type"), body) {
-		text, err := decodeCompletion(body, onDelta)
+		text, err := decodeCompletion(body, c.maxBytes(), onDelta)
 		if err != nil {
 			return text, -1, fail("read answer", err)
 		}
 		return text, -1, nil
 	}
-	text, err = readStream(body, onDelta)
+	text, err = readStream(body, c.maxBytes(), onDelta)
 	if err != nil && errors.Is(err, errRead) {
 		return text, -1, fail("read stream", errors.Unwrap(err))
 	}
@@ -211,12 +268,13 @@ func isJSONBody(contentType string, body *bufio.Reader) bool {
 	}
 }
 
-// maxAnswer bounds a non-streamed answer (a summary is a few KB).
-const maxAnswer = 16 << 20
+// jsonOverhead is how much larger than its text a JSON answer may be:
+// escapes (\u0000 is 6 bytes for one) and the envelope.
+func jsonOverhead(limit int) int { return 6*limit + 64<<10 }
 
-// decodeCompletion reads a whole chat.completion body and reports its text
-// as one delta.
-func decodeCompletion(body io.Reader, onDelta func(string)) (string, error) {
+// decodeCompletion reads a whole chat.completion body and reports its text,
+// cut at limit bytes, as one delta.
+func decodeCompletion(body io.Reader, limit int, onDelta func(string)) (string, error) {
 	var resp struct {
 		Choices []struct {
 			Message struct {
@@ -230,7 +288,15 @@ func decodeCompletion(body io.Reader, onDelta func(string)) (string, error) {
 			Message string `json:"message"`
 		} `json:"error"`
 	}
-	if err := json.NewDecoder(io.LimitReader(body, maxAnswer)).Decode(&resp); err != nil {
+	bound := jsonOverhead(limit)
+	raw, err := io.ReadAll(io.LimitReader(body, int64(bound)+1))
+	if err != nil {
+		return "", err
+	}
+	if len(raw) > bound {
+		return "", fmt.Errorf("answer larger than %d bytes, far more than max_tokens asked for", bound)
+	}
+	if err := json.Unmarshal(raw, &resp); err != nil {
 		return "", fmt.Errorf("decode answer: %w", err)
 	}
 	if resp.Error != nil {
@@ -244,10 +310,22 @@ func decodeCompletion(body io.Reader, onDelta func(string)) (string, error) {
 	if sb.Len() == 0 {
 		return "", ErrEmpty
 	}
+	text := clipBytes(sb.String(), limit)
 	if onDelta != nil {
-		onDelta(sb.String())
+		onDelta(text)
 	}
-	return sb.String(), nil
+	return text, nil
+}
+
+// clipBytes cuts s to at most n bytes, at a character boundary.
+func clipBytes(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // errRead marks a failure to read the stream (as opposed to what it said).
@@ -256,11 +334,15 @@ var errRead = errors.New("read")
 // maxLine bounds one line of the event stream.
 const maxLine = 16 << 20
 
+// errFull stops reading a stream whose text reached its limit.
+var errFull = errors.New("answer reached its size limit")
+
 // readStream reads server-sent events (lines ended by CRLF, LF or a bare
 // CR, as the SSE specification allows), calling onDelta with each piece of
-// text, until [DONE] or the end of the body.
-func readStream(body io.Reader, onDelta func(string)) (string, error) {
-	var sb strings.Builder
+// text, until [DONE], the end of the body, or limit bytes of text (then
+// the text is cut there and the rest is never read).
+func readStream(body io.Reader, limit int, onDelta func(string)) (string, error) {
+	sb := &cappedBuilder{limit: limit}
 	finished := false // a finish_reason arrived
 	// end decides what a stream that stopped (at [DONE] or EOF) amounts to.
 	end := func(done bool) (string, error) {
@@ -279,21 +361,30 @@ func readStream(body io.Reader, onDelta func(string)) (string, error) {
 		if len(data) == 0 {
 			return false, nil
 		}
-		done, fin, err := decodeEvent(strings.Join(data, "\n"), &sb, onDelta)
+		done, fin, err := decodeEvent(strings.Join(data, "\n"), sb, onDelta)
 		data = data[:0]
 		finished = finished || fin
 		return done || err != nil, err
 	}
+	pending := 0 // bytes of data lines held for the event being read
 	sc := bufio.NewScanner(body)
-	sc.Buffer(make([]byte, 0, 64<<10), maxLine)
+	sc.Buffer(make([]byte, 0, 64<<10), min(maxLine, jsonOverhead(limit)))
 	sc.Split(scanSSELines)
 	for sc.Scan() {
 		line := sc.Text()
 		switch {
 		case strings.HasPrefix(line, "data:"):
 			data = append(data, strings.TrimPrefix(strings.TrimPrefix(line, "data:"), " "))
+			// An event made of many data lines and no blank line would
+			// otherwise grow without bound.
+			if pending += len(line); pending > jsonOverhead(limit) {
+				return sb.String(), errors.New("stream event larger than the answer asked for")
+			}
 		case line == "": // a blank line ends an event
-			if stop, err := dispatch(); err != nil {
+			pending = 0
+			if stop, err := dispatch(); errors.Is(err, errFull) {
+				return sb.String(), nil
+			} else if err != nil {
 				return sb.String(), err
 			} else if stop {
 				return end(true)
@@ -304,7 +395,9 @@ func readStream(body io.Reader, onDelta func(string)) (string, error) {
 	if err := sc.Err(); err != nil {
 		return sb.String(), fmt.Errorf("%w: %w", errRead, err)
 	}
-	if stop, err := dispatch(); err != nil { // the body ended mid-event
+	if stop, err := dispatch(); errors.Is(err, errFull) {
+		return sb.String(), nil
+	} else if err != nil { // the body ended mid-event
 		return sb.String(), err
 	} else if stop {
 		return end(true)
@@ -350,7 +443,8 @@ type chunk struct {
 // decodeEvent handles one SSE payload: appends and reports its text. done
 // is [DONE]; finished is a finish_reason, which is not yet the end (usage
 // chunks and [DONE] may follow) but makes a close without [DONE] complete.
-func decodeEvent(payload string, sb *strings.Builder, onDelta func(string)) (done, finished bool, err error) {
+// It returns errFull once sb is full.
+func decodeEvent(payload string, sb *cappedBuilder, onDelta func(string)) (done, finished bool, err error) {
 	if strings.TrimSpace(payload) == "[DONE]" {
 		return true, false, nil
 	}
@@ -363,9 +457,12 @@ func decodeEvent(payload string, sb *strings.Builder, onDelta func(string)) (don
 	}
 	for _, c := range ch.Choices {
 		if c.Delta.Content != "" {
-			sb.WriteString(c.Delta.Content)
-			if onDelta != nil {
-				onDelta(c.Delta.Content)
+			piece, full := sb.add(c.Delta.Content)
+			if piece != "" && onDelta != nil {
+				onDelta(piece)
+			}
+			if full {
+				return false, true, errFull
 			}
 		}
 		if c.FinishReason != nil && *c.FinishReason != "" {
@@ -373,6 +470,20 @@ func decodeEvent(payload string, sb *strings.Builder, onDelta func(string)) (don
 		}
 	}
 	return false, finished, nil
+}
+
+// cappedBuilder collects the answer's text up to limit bytes.
+type cappedBuilder struct {
+	strings.Builder
+	limit int
+}
+
+// add appends what of s fits and returns it; full is true once the limit
+// is reached.
+func (b *cappedBuilder) add(s string) (piece string, full bool) {
+	piece = clipBytes(s, b.limit-b.Len())
+	b.WriteString(piece)
+	return piece, len(piece) < len(s) || b.Len() >= b.limit
 }
 
 // endpoint is BaseURL + /chat/completions (unless BaseURL already names

@@ -21,6 +21,11 @@ type Config struct {
 	FirstByteTimeout time.Duration
 	// IdleTimeout bounds the silence between two chunks once streaming (default 30 s).
 	IdleTimeout time.Duration
+	// TotalTimeout bounds one summary from the first request to the last
+	// byte, retries included (default 180 s; the config file's
+	// timeout_seconds sets it): a server that trickles a byte now and then
+	// never trips IdleTimeout.
+	TotalTimeout time.Duration
 	// MaxRetries is how many times a 429 is retried after its Retry-After (default 2).
 	MaxRetries int
 	// MaxRetryWait caps one Retry-After wait (default 20 s).
@@ -50,6 +55,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.IdleTimeout <= 0 {
 		c.IdleTimeout = 30 * time.Second
+	}
+	if c.TotalTimeout <= 0 {
+		c.TotalTimeout = 180 * time.Second
 	}
 	if c.MaxRetries < 0 {
 		c.MaxRetries = 0
@@ -84,7 +92,7 @@ type fileConfig struct {
 	APIKeyEnv          string  `json:"api_key_env"`
 	APIKey             string  `json:"api_key"`
 	MaxConcurrency     int     `json:"max_concurrency"`
-	TimeoutSeconds     float64 `json:"timeout_seconds"`      // FirstByteTimeout
+	TimeoutSeconds     float64 `json:"timeout_seconds"`      // FirstByteTimeout and TotalTimeout
 	IdleTimeoutSeconds float64 `json:"idle_timeout_seconds"` // IdleTimeout
 	MaxTokens          int     `json:"max_tokens"`
 }
@@ -134,6 +142,7 @@ func Load(getenv func(string) string) (*Config, error) {
 		Model:            first(getenv("RECALL_LLM_MODEL"), fc.Model),
 		MaxConcurrency:   fc.MaxConcurrency,
 		FirstByteTimeout: time.Duration(fc.TimeoutSeconds * float64(time.Second)),
+		TotalTimeout:     time.Duration(fc.TimeoutSeconds * float64(time.Second)),
 		IdleTimeout:      time.Duration(fc.IdleTimeoutSeconds * float64(time.Second)),
 		MaxTokens:        fc.MaxTokens,
 	}

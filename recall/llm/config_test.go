@@ -38,7 +38,7 @@ func TestLoad(t *testing.T) {
 		"config file with api_key_env": {
 			env:  map[string]string{"MY_KEY": "sk-file", "OPENAI_API_KEY": "sk-o"},
 			file: `{"base_url":"https://openrouter.ai/api/v1","model":"m","api_key_env":"MY_KEY","max_concurrency":4,"timeout_seconds":5}`,
-			want: &llm.Config{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-file", MaxConcurrency: 4, FirstByteTimeout: 5 * time.Second},
+			want: &llm.Config{BaseURL: "https://openrouter.ai/api/v1", Model: "m", APIKey: "sk-file", MaxConcurrency: 4, FirstByteTimeout: 5 * time.Second, TotalTimeout: 5 * time.Second},
 		},
 		"environment beats the file": {
 			env:  map[string]string{"RECALL_LLM_MODEL": "env-model"},

@@ -55,7 +55,7 @@ func TestREADMEDocumentsTheConfigFile(t *testing.T) {
 	env := map[string]string{"XDG_CONFIG_HOME": dir, "OPENROUTER_API_KEY": "sk-or"}
 	cfg, err := Load(func(k string) string { return env[k] })
 	want := &Config{BaseURL: "https://openrouter.ai/api/v1", Model: "google/gemini-2.5-flash", APIKey: "sk-or", MaxConcurrency: 3,
-		FirstByteTimeout: 60 * time.Second, IdleTimeout: 30 * time.Second, MaxTokens: 10000}
+		FirstByteTimeout: 60 * time.Second, TotalTimeout: 60 * time.Second, IdleTimeout: 30 * time.Second, MaxTokens: 10000}
 	if err != nil || !reflect.DeepEqual(cfg, want) {
 		t.Errorf("Load(README example) = %+v, %v; want %+v", cfg, err, want)
 	}

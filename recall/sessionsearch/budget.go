@@ -30,6 +30,12 @@ func fit(env any, req Request) []byte {
 	switch e := env.(type) {
 	case *Discover:
 		e.Budget = b
+		// The echoed query is the caller's own text: a query of a million
+		// characters must not make the answer a million characters long.
+		if q, cut := clipText(e.Query, max(40, req.MaxChars/maxEchoShare), ""); cut {
+			e.Query = q
+			f.trimmed()
+		}
 		f.hint = "Trimmed to fit max_chars. For more of a result, scroll: its session_id + around_message_id=<its match_message_id> " +
 			"(window up to 20); or raise max_chars."
 		fitDiscover(f, e)
@@ -51,6 +57,9 @@ func fit(env any, req Request) []byte {
 	}
 	return f.out
 }
+
+// maxEchoShare: the echoed query takes at most 1/maxEchoShare of the budget.
+const maxEchoShare = 10
 
 // fitter renders an envelope and measures it in characters.
 type fitter struct {

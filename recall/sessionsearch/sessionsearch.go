@@ -230,6 +230,7 @@ func clamp(v, def, lo, hi int) int {
 // error a model can act on.
 func (t *Tool) resolveSession(ctx context.Context, id string) (string, error) {
 	sid, err := t.st.ResolveSessionID(ctx, id)
+	id, _ = clipText(id, 80, "") // echoed in errors: the caller may have passed anything
 	switch {
 	case errors.Is(err, store.ErrNotFound):
 		return "", callerErrorf("session_id not found: %s (use a session_id from a discover or browse result)", id)

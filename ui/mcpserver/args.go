@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -127,14 +128,16 @@ func intArg(args map[string]json.RawMessage, key, what string) (int64, bool, err
 		if json.Unmarshal(raw, &s) != nil {
 			return 0, false, bad
 		}
-		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil {
+		if f, err = strconv.ParseFloat(strings.TrimSpace(s), 64); err != nil && !errors.Is(err, strconv.ErrRange) {
 			return 0, false, bad
 		}
 	}
-	if f != math.Trunc(f) || math.IsInf(f, 0) || math.IsNaN(f) || math.Abs(f) > 1<<53 {
+	if f != math.Trunc(f) || math.IsNaN(f) {
 		return 0, false, bad
 	}
-	return int64(f), true, nil
+	// Every out-of-range integer is clamped by the caller, however far out
+	// (1e300 and "1e400" as 50 is): only non-integers are an error.
+	return int64(max(min(f, 1<<53), -(1 << 53))), true, nil
 }
 
 // boolArg reads a boolean given as true/false or "true"/"false".

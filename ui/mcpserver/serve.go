@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"log/slog"
 	"sync"
@@ -17,21 +18,28 @@ import (
 // maxFrame bounds one inbound line, as the SDK's own stdio transport does.
 const maxFrame = mcp.DefaultMaxLineLength
 
+// MaxInFlight bounds the requests handed to the SDK and not yet answered:
+// beyond it the server stops reading stdin until one is answered, so a
+// client that pipelines 10,000 calls meets back-pressure instead of a
+// server whose memory grows with its queue.
+const MaxInFlight = 16
+
 // Serve runs srv over newline-delimited JSON-RPC on in and out (the
 // process's stdin and stdout) until the client disconnects (in ends) or
 // ctx is done; both are a clean end, not an error. out carries protocol
-// frames only.
+// frames only. When in ends, every request read before is answered first.
 //
-// A malformed frame is dropped (with an error response when it has an id,
-// and a line on stderr), and the server goes on: the SDK's transport ends the whole connection on the
-// first line it cannot decode, which would take the tool away from the
-// agent for the rest of its session.
+// A malformed frame is dropped (with an error response when its id can be
+// read, and a line on stderr), and the server goes on: the SDK's transport
+// ends the whole connection on the first line it cannot decode, which
+// would take the tool away from the agent for the rest of its session.
 func Serve(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, log *slog.Logger) error {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	w := &frameWriter{w: out}
-	g := &frameGuard{r: bufio.NewReaderSize(in, 64<<10), closer: in, w: w, log: log}
+	fl := newInFlight(MaxInFlight)
+	w := &frameWriter{w: out, inFlight: fl}
+	g := &frameGuard{r: bufio.NewReaderSize(in, 64<<10), closer: in, w: w, log: log, inFlight: fl}
 	err := srv.Run(ctx, &mcp.IOTransport{Reader: g, Writer: w})
 	if ctx.Err() != nil || err == nil || errors.Is(err, io.EOF) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
@@ -42,14 +50,23 @@ func Serve(ctx context.Context, srv *mcp.Server, in io.Reader, out io.Writer, lo
 // frameWriter serialises whole frames: the SDK writes each message with one
 // Write, and the guard's error replies must not land inside one.
 type frameWriter struct {
-	mu sync.Mutex
-	w  io.Writer
+	mu       sync.Mutex
+	w        io.Writer
+	inFlight *inFlight
 }
 
+// Write writes one frame; a response frees its request's place in flight
+// once written.
 func (f *frameWriter) Write(p []byte) (int, error) {
 	f.mu.Lock()
-	defer f.mu.Unlock()
-	return f.w.Write(p)
+	n, err := f.w.Write(p)
+	f.mu.Unlock()
+	if msg, derr := jsonrpc.DecodeMessage(bytes.TrimSpace(p)); derr == nil {
+		if resp, ok := msg.(*jsonrpc.Response); ok {
+			f.inFlight.done(resp.ID)
+		}
+	}
+	return n, err
 }
 
 // Close implements io.Closer; stdout stays open for the process's exit.
@@ -58,17 +75,18 @@ func (f *frameWriter) Close() error { return nil }
 // frameGuard passes the SDK only lines that decode as JSON-RPC messages and
 // answers the rest itself.
 type frameGuard struct {
-	r       *bufio.Reader
-	closer  io.Reader // closed with the guard if it is an io.Closer
-	w       *frameWriter
-	log     *slog.Logger
-	pending []byte // a checked line not yet read by the SDK
-	// protocol is the version the client asked for in initialize: batches
-	// are valid JSON-RPC before 2025-06-18 and an error after, which the
-	// SDK's transport answers by closing the connection.
-	protocol string
+	r        *bufio.Reader
+	closer   io.Reader // closed with the guard if it is an io.Closer
+	w        *frameWriter
+	log      *slog.Logger
+	pending  []byte // a checked line not yet read by the SDK
+	inFlight *inFlight
 }
 
+// Read hands the SDK the next checked line. It blocks while MaxInFlight
+// requests are unanswered, and at the end of in it waits for every
+// request read to be answered before reporting the end: the SDK closes the
+// connection at once, dropping answers still being worked on.
 func (g *frameGuard) Read(p []byte) (int, error) {
 	for len(g.pending) == 0 {
 		line, err := g.readLine()
@@ -76,6 +94,7 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 			g.pending = g.check(line)
 		}
 		if err != nil && len(g.pending) == 0 {
+			g.inFlight.drain()
 			return 0, err
 		}
 	}
@@ -86,6 +105,7 @@ func (g *frameGuard) Read(p []byte) (int, error) {
 
 // Close closes the underlying reader when it can be closed.
 func (g *frameGuard) Close() error {
+	g.inFlight.close()
 	if c, ok := g.closer.(io.Closer); ok {
 		return c.Close()
 	}
@@ -93,17 +113,23 @@ func (g *frameGuard) Close() error {
 }
 
 // readLine returns the next line without its newline; a line over
-// maxFrame is consumed and answered with an error instead.
+// maxFrame is consumed (keeping only what finds its id) and answered with
+// an error instead.
 func (g *frameGuard) readLine() ([]byte, error) {
 	var line []byte
 	for {
 		chunk, err := g.r.ReadSlice('\n')
 		if len(line)+len(chunk) > maxFrame {
+			var ids idScanner
+			ids.write(line)
+			ids.write(chunk)
 			line = line[:0]
 			for errors.Is(err, bufio.ErrBufferFull) {
-				_, err = g.r.ReadSlice('\n')
+				chunk, err = g.r.ReadSlice('\n')
+				ids.write(chunk)
 			}
 			g.log.Warn("dropped a frame longer than the limit", "limit", maxFrame)
+			g.reply(ids.id, jsonrpc.CodeInvalidRequest, fmt.Sprintf("invalid request: the message is longer than %d bytes", maxFrame))
 			if err != nil {
 				return nil, err
 			}
@@ -117,42 +143,38 @@ func (g *frameGuard) readLine() ([]byte, error) {
 	}
 }
 
-// check returns the line (newline-terminated) if it is a JSON-RPC message
-// or an allowed batch of them; otherwise it replies with an error and
-// returns nil.
+// check returns the line (newline-terminated) if it is one JSON-RPC
+// message, after waiting for a place in flight when it is a request;
+// otherwise it replies with an error and returns nil. Batches are refused
+// in every protocol version: the SDK's transport closes the connection on
+// one from 2025-06-18 on, and before that loses answers around them.
 func (g *frameGuard) check(line []byte) []byte {
 	if !json.Valid(line) {
+		// Too deep (encoding/json stops at 10,000 levels) or broken.
 		g.log.Warn("dropped a frame that is not JSON", "frame", clip(line))
+		g.reply(scanID(line), jsonrpc.CodeParseError, "parse error: the message is not valid JSON (or is nested more than 10000 levels deep)")
 		return nil
 	}
-	msgs := []json.RawMessage{line}
 	if line[0] == '[' {
+		var msgs []json.RawMessage
 		if err := json.Unmarshal(line, &msgs); err != nil || len(msgs) == 0 {
 			g.log.Warn("dropped an empty batch")
 			return nil
 		}
-		if g.protocol >= "2025-06-18" {
-			g.log.Warn("dropped a JSON-RPC batch, which protocol "+g.protocol+" does not allow", "frame", clip(line))
-			for _, m := range msgs {
-				g.reply(idOf(m), jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported in protocol "+g.protocol)
-			}
-			return nil
+		g.log.Warn("dropped a JSON-RPC batch", "frame", clip(line))
+		for _, m := range msgs {
+			g.reply(idOf(m), jsonrpc.CodeInvalidRequest, "invalid request: JSON-RPC batches are not supported; send each message on its own line")
 		}
+		return nil
 	}
-	for _, m := range msgs {
-		msg, err := jsonrpc.DecodeMessage(m)
-		if err != nil {
-			g.log.Warn("dropped a malformed JSON-RPC message", "error", err, "frame", clip(line))
-			g.reply(idOf(m), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
-			return nil
-		}
-		if req, ok := msg.(*jsonrpc.Request); ok && req.Method == "initialize" {
-			var p struct {
-				ProtocolVersion string `json:"protocolVersion"`
-			}
-			_ = json.Unmarshal(req.Params, &p)
-			g.protocol = p.ProtocolVersion
-		}
+	msg, err := jsonrpc.DecodeMessage(line)
+	if err != nil {
+		g.log.Warn("dropped a malformed JSON-RPC message", "error", err, "frame", clip(line))
+		g.reply(idOf(line), jsonrpc.CodeInvalidRequest, "invalid request: "+err.Error())
+		return nil
+	}
+	if req, ok := msg.(*jsonrpc.Request); ok && req.IsCall() {
+		g.inFlight.add(req.ID)
 	}
 	return append(line, '\n')
 }

@@ -79,8 +79,14 @@ type proc struct {
 
 func startMCP(t *testing.T, args ...string) *proc {
 	t.Helper()
+	return startMCPEnv(t, append(os.Environ(), "RECALL_LLM_BASE_URL=", "RECALL_LLM_MODEL=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=", "XDG_CONFIG_HOME="+t.TempDir()), args...)
+}
+
+// startMCPEnv is startMCP with the child's whole environment given.
+func startMCPEnv(t *testing.T, env []string, args ...string) *proc {
+	t.Helper()
 	p := &proc{cmd: exec.Command(recallBinary(t), append([]string{"mcp"}, args...)...)}
-	p.cmd.Env = append(os.Environ(), "RECALL_LLM_BASE_URL=", "RECALL_LLM_MODEL=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=", "XDG_CONFIG_HOME="+t.TempDir())
+	p.cmd.Env = env
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
 		t.Fatal(err)
