@@ -316,5 +316,3 @@ func search(t testing.TB, st *Store, q string, f SearchFilter) SearchResult {
 	}
 	return res
 }
-	return ms[len(ms)-1].version
-}
