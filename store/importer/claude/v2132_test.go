@@ -111,7 +111,7 @@ func TestClaude2132Titles(t *testing.T) {
 	it.Run(t, st, &Source{}, filepath.Dir(dir))
 	d := it.Dump(t, st)
 	for id, want := range map[string]string{
-		greet:                                  "/greet Alice",
+		greet:                                 "/greet Alice",
 		ChildID(sid2132, "a144eab30a8e925cf"): "Find the quokka",
 	} {
 		if got := d[id].Title; got != want {
