@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Makes collected agent files fit for committing: trim.py DIR WORK REPLACEMENT
 
-- every occurrence of WORK (the driver's temporary folder) in file contents and names becomes REPLACEMENT,
+- every occurrence of WORK (the driver's temporary folder), and of its Claude Code project slug, in file
+  contents and names becomes REPLACEMENT,
   so fixtures do not depend on where they were generated;
 - in .json/.jsonl files, a string longer than LIMIT characters (system prompts, tool schemas, request
   blobs) keeps its first KEEP characters and a note of how many were cut, so the fixtures stay small
@@ -10,10 +11,11 @@
 """
 import json
 import os
+import re
 import sys
 
-LIMIT = 3000
-KEEP = 1200
+LIMIT = 1000
+KEEP = 300
 MAX_OTHER = 256 * 1024
 
 
@@ -29,8 +31,13 @@ def cut(v):
     return v
 
 
+def slug(path):
+    """Claude Code's project folder name for a path: every non-alphanumeric character becomes '-'."""
+    return re.sub(r"[^A-Za-z0-9]", "-", path)
+
+
 def fix_text(text, work, repl):
-    return text.replace(work, repl)
+    return text.replace(work, repl).replace(slug(work), slug(repl))
 
 
 def fix_file(path, work, repl):
@@ -75,8 +82,9 @@ def main():
                 continue
             fix_file(p, work, repl)
         for n in names + dirs:
-            if work in n:
-                os.rename(os.path.join(d, n), os.path.join(d, n.replace(work, repl)))
+            new = fix_text(n, work, repl)
+            if new != n:
+                os.rename(os.path.join(d, n), os.path.join(d, new))
 
 
 if __name__ == "__main__":
