@@ -357,10 +357,7 @@ func (d *detailView) header(w int, focused bool) string {
 		return st.Render(termtext.Fit("", w))
 	}
 	it := d.item
-	title := termtext.OneLine(termtext.Sanitize(it.Title))
-	if title == "" {
-		title = "(untitled)"
-	}
+	title := rowTitle(it)
 	text := " " + title + " · " + termtext.OneLine(termtext.Sanitize(it.Source)) + " · " + termtext.OneLine(termtext.Sanitize(shortID(it.SessionID)))
 	if d.loading {
 		text += " · loading…"
