@@ -36,7 +36,7 @@ type detailView struct {
 	targetMsg []int
 	hit       int
 	expanded  bool
-	thinking  bool // the assistant's reasoning shown in full (T)
+	thinking  bool   // the assistant's reasoning shown in full (T)
 	query     string // the query the transcript was highlighted for
 	find      findBar
 	cancel    context.CancelFunc
