@@ -146,7 +146,7 @@ func TestMigrationRepairsNULIndex(t *testing.T) {
 	}
 	c.close()
 	st := mustOpenPath(t, path, Options{})
-	if v := storeCount(t, st, "SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != 1004 {
+	if v := storeCount(t, st, "SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != int64(latestRecall(t)) {
 		t.Fatalf("recall_schema_version = %d", v)
 	}
 	nativeIntegrity(t, path)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -159,7 +160,7 @@ func TestMigrateHermes(t *testing.T) {
 			if n := count(t, c, "SELECT count(*) FROM schema_version"); n != 1 {
 				t.Errorf("schema_version has %d rows, Hermes keeps one", n)
 			}
-			if v, _, _ := c.scalarText("SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != "1004" {
+			if v, _, _ := c.scalarText("SELECT value FROM state_meta WHERE key = 'recall_schema_version'"); v != strconv.Itoa(latestRecall(t)) {
 				t.Errorf("recall_schema_version = %q", v)
 			}
 			if got := rows(t, c, hermesMessageDump); !equalStrings(got, wantMsgs) {
