@@ -82,7 +82,7 @@ func (tx *Tx) endBulk() error {
 
 // indexDirect writes the index entries the insert triggers would have written.
 func (tx *Tx) indexDirect(m *Message, content string) error {
-	text := indexText(content, m.ToolName, m.ToolCalls)
+	text := indexText(content, m.ToolName, m.ToolCalls, m.Reasoning)
 	if err := tx.c.run("INSERT INTO messages_fts(rowid, content) VALUES (?, ?)", m.ID, text); err != nil {
 		return err
 	}
@@ -92,7 +92,7 @@ func (tx *Tx) indexDirect(m *Message, content string) error {
 		return err
 	}
 	// Same gate as the recall_cjk_insert trigger, so both paths index alike.
-	if !hasCJK(indexField(content, indexContentChars)) && !hasCJK(indexField(m.ToolCalls, indexToolCallsChars)) {
+	if !cjkIndexed(content, m.ToolCalls, m.Reasoning) {
 		return nil
 	}
 	if g := cjkGrams(text); g != "" {

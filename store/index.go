@@ -7,7 +7,9 @@ import (
 
 // What one message puts in the full-text indexes (migration 1004): the
 // first indexContentChars characters of its content, indexToolNameChars of
-// its tool name and indexToolCallsChars of its tool calls. The bounds keep
+// its tool name and indexToolCallsChars of its tool calls; since migration
+// 1025 also indexContentChars of its reasoning (an agent's thinking), so
+// that what the agent thought is found too. The bounds keep
 // one huge tool output from costing more than itself (it is stored whole,
 // indexed on its head); normal messages are indexed in full.
 const (
@@ -44,12 +46,21 @@ func indexField(s string, n int) string {
 
 // hasNUL reports a message the triggers would index only up to a NUL byte.
 func hasNUL(m *Message) bool {
-	return strings.IndexByte(m.Content, 0) >= 0 || strings.IndexByte(m.ToolName, 0) >= 0 || strings.IndexByte(m.ToolCalls, 0) >= 0
+	return strings.IndexByte(m.Content, 0) >= 0 || strings.IndexByte(m.ToolName, 0) >= 0 || strings.IndexByte(m.ToolCalls, 0) >= 0 ||
+		strings.IndexByte(m.Reasoning, 0) >= 0
 }
 
 // indexText is the text the FTS insert triggers index for one message.
-func indexText(content, toolName, toolCalls string) string {
-	return indexField(content, indexContentChars) + " " + indexField(toolName, indexToolNameChars) + " " + indexField(toolCalls, indexToolCallsChars)
+func indexText(content, toolName, toolCalls, reasoning string) string {
+	return indexField(content, indexContentChars) + " " + indexField(toolName, indexToolNameChars) + " " +
+		indexField(toolCalls, indexToolCallsChars) + " " + indexField(reasoning, indexContentChars)
+}
+
+// cjkIndexed is the recall_cjk_insert trigger's gate: CJK in the indexed
+// part of the content, tool calls or reasoning.
+func cjkIndexed(content, toolCalls, reasoning string) bool {
+	return hasCJK(indexField(content, indexContentChars)) || hasCJK(indexField(toolCalls, indexToolCallsChars)) ||
+		hasCJK(indexField(reasoning, indexContentChars))
 }
 
 // indexTextSQL is the triggers' expression over the columns of alias, for
@@ -58,7 +69,8 @@ func indexTextSQL(alias string) string {
 	field := func(col string, n int) string {
 		return fmt.Sprintf("substr(COALESCE(%s.%s, ''), 1, %d)", alias, col, n)
 	}
-	return field("content", indexContentChars) + " || ' ' || " + field("tool_name", indexToolNameChars) + " || ' ' || " + field("tool_calls", indexToolCallsChars)
+	return field("content", indexContentChars) + " || ' ' || " + field("tool_name", indexToolNameChars) + " || ' ' || " +
+		field("tool_calls", indexToolCallsChars) + " || ' ' || " + field("reasoning", indexContentChars)
 }
 
 // reindexNULRows indexes again, the way recall indexes rows now, every row
@@ -68,9 +80,20 @@ func indexTextSQL(alias string) string {
 // index by the tokenizer that wrote it, recall's own, so cleanly. It runs
 // in migration 1004's transaction.
 func reindexNULRows(c *conn) error {
+	return reindexRows(c, "instr(content, char(0)) > 0 OR instr(tool_name, char(0)) > 0 OR instr(tool_calls, char(0)) > 0 OR instr(reasoning, char(0)) > 0")
+}
+
+// reindexReasoningRows indexes again every row with a reasoning, now that
+// the indexes hold it (migration 1025), the way recall indexes a row.
+func reindexReasoningRows(c *conn) error {
+	return reindexRows(c, "reasoning IS NOT NULL AND reasoning <> ''")
+}
+
+// reindexRows deletes the rows matching where from the full-text indexes
+// and indexes them again as indexText says.
+func reindexRows(c *conn, where string) error {
 	var ids []int64
-	err := c.query(`SELECT id FROM messages
-		WHERE instr(content, char(0)) > 0 OR instr(tool_name, char(0)) > 0 OR instr(tool_calls, char(0)) > 0`, nil, func(st stmtRow) error {
+	err := c.query(`SELECT id FROM messages WHERE `+where, nil, func(st stmtRow) error {
 		ids = append(ids, st.ColumnInt64(0))
 		return nil
 	})
@@ -78,14 +101,14 @@ func reindexNULRows(c *conn) error {
 		return err
 	}
 	for _, id := range ids {
-		var content, toolName, toolCalls string
-		if err := c.query("SELECT COALESCE(content, ''), COALESCE(tool_name, ''), COALESCE(tool_calls, '') FROM messages WHERE id = ?", []any{id}, func(st stmtRow) error {
-			content, toolName, toolCalls = st.ColumnText(0), st.ColumnText(1), st.ColumnText(2)
+		var content, toolName, toolCalls, reasoning string
+		if err := c.query("SELECT COALESCE(content, ''), COALESCE(tool_name, ''), COALESCE(tool_calls, ''), COALESCE(reasoning, '') FROM messages WHERE id = ?", []any{id}, func(st stmtRow) error {
+			content, toolName, toolCalls, reasoning = st.ColumnText(0), st.ColumnText(1), st.ColumnText(2), st.ColumnText(3)
 			return nil
 		}); err != nil {
 			return err
 		}
-		text := indexText(content, toolName, toolCalls)
+		text := indexText(content, toolName, toolCalls, reasoning)
 		for _, t := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {
 			if err := c.run("DELETE FROM "+t+" WHERE rowid = ?", id); err != nil {
 				return err
@@ -99,7 +122,7 @@ func reindexNULRows(c *conn) error {
 		if err := c.run("DELETE FROM recall_cjk_pending WHERE id = ?", id); err != nil {
 			return err
 		}
-		if hasCJK(indexField(content, indexContentChars)) || hasCJK(indexField(toolCalls, indexToolCallsChars)) {
+		if cjkIndexed(content, toolCalls, reasoning) {
 			if g := cjkGrams(text); g != "" {
 				if err := c.run("INSERT INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", id, g); err != nil {
 					return err

@@ -250,7 +250,8 @@ func recallVersion(c *conn) (int, error) {
 // migrationHooks are Go steps that run right after a migration's SQL, in
 // its transaction, for work SQL cannot express.
 var migrationHooks = map[int]func(c *conn) error{
-	1004: reindexNULRows, // NUL bytes cannot be replaced in SQLite 3.40's SQL
+	1004: reindexNULRows,       // NUL bytes cannot be replaced in SQLite 3.40's SQL
+	1025: reindexReasoningRows, // the same Go indexing as every insert, NUL bytes included
 }
 
 var alterAddColumn = regexp.MustCompile(`(?im)^\s*ALTER\s+TABLE\s+(\w+)\s+ADD\s+COLUMN\s+(\w+)[^;]*;\s*$`)

@@ -14,16 +14,6 @@ import (
 	"github.com/recall-dev/recall/migrations"
 )
 
-// latestRecall is the newest recall migration shipped.
-func latestRecall(t testing.TB) int {
-	t.Helper()
-	ms, err := loadMigrations()
-	if err != nil {
-		t.Fatal(err)
-	}
-	return ms[len(ms)-1].version
-}
-
 // assertComplete fails unless path is a finished recall database: marked,
 // at the latest versions, opened writable, and writable.
 func assertComplete(t *testing.T, path string) {
@@ -40,7 +30,7 @@ func assertComplete(t *testing.T, path string) {
 	if v := count(t, c, "SELECT version FROM schema_version"); v != migrations.HermesMax {
 		t.Errorf("schema_version = %d", v)
 	}
-	if v, _ := recallVersion(c); v != latestRecall(t) {
+	if v, _ := recallVersion(c); v != newestRecallMigration(t) {
 		t.Errorf("recall_schema_version = %d", v)
 	}
 	if n := count(t, c, "SELECT count(*) FROM state_meta WHERE key = ?", metaCreatedBy); n != 1 {

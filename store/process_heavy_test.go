@@ -184,7 +184,7 @@ func creationState(t *testing.T, path string) string {
 		return "no tables yet"
 	}
 	out, err = exec.Command("sqlite3", "-readonly", path, "SELECT value FROM state_meta WHERE key = 'recall_schema_version';").CombinedOutput()
-	if err == nil && strings.TrimSpace(string(out)) == strconv.Itoa(latestRecall(t)) {
+	if err == nil && strings.TrimSpace(string(out)) == strconv.Itoa(newestRecallMigration(t)) {
 		return "complete"
 	}
 	return "partial schema"

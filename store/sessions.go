@@ -303,11 +303,14 @@ func (s *Store) SessionByTitle(ctx context.Context, title string) (Session, erro
 
 // ListOptions filters and pages RecentSessions.
 type ListOptions struct {
-	Limit, Offset   int
-	Sources         []string
-	ExcludeSources  []string
-	Since, Until    time.Time // on started_at
-	IncludeChildren bool      // include delegated/compressed children
+	Limit, Offset  int
+	Sources        []string
+	ExcludeSources []string
+	Since, Until   time.Time // on started_at
+	// IncludeChildren includes delegated and compressed children; without
+	// it a list holds root sessions and branches (a /branch, a Codex
+	// fork: a conversation of its own), as Hermes lists them.
+	IncludeChildren bool
 }
 
 // RecentSessions lists sessions newest first with a preview of the first user
@@ -321,7 +324,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	var where []string
 	var args []any
 	if !o.IncludeChildren {
-		where = append(where, "s.parent_session_id IS NULL")
+		where = append(where, s.layout.listableSession())
 	}
 	if s.layout.sessionCols["archived"] {
 		where = append(where, "COALESCE(s.archived, 0) = 0")

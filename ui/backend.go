@@ -47,7 +47,8 @@ type Item struct {
 func searchItems(d *recall.Discovery) []Item {
 	items := make([]Item, len(d.Results))
 	for i, r := range d.Results {
-		items[i] = Item{Result: r}
+		// Named like a browse row: an untitled session by its first prompt.
+		items[i] = Item{Result: r, Preview: r.FirstPrompt()}
 	}
 	return items
 }

@@ -36,6 +36,7 @@ type detailView struct {
 	targetMsg []int
 	hit       int
 	expanded  bool
+	thinking  bool   // the assistant's reasoning shown in full (T)
 	query     string // the query the transcript was highlighted for
 	find      findBar
 	cancel    context.CancelFunc
@@ -54,7 +55,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 	m.detail.stop()
 	it, ok := m.list.Selected()
 	if !ok {
-		m.detail = detailView{styles: m.styles, view: m.detail.view, expanded: m.detail.expanded}
+		m.detail = detailView{styles: m.styles, view: m.detail.view, expanded: m.detail.expanded, thinking: m.detail.thinking}
 		m.detail.view.SetLines(nil)
 		return nil
 	}
@@ -87,7 +88,7 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 		terms = findTerms(d.find.pattern)
 	}
 	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: terms,
-		anchorID: d.item.MatchMessageID, expanded: d.expanded, query: m.lastQuery, find: d.find.pattern}
+		anchorID: d.item.MatchMessageID, expanded: d.expanded, thinking: d.thinking, query: m.lastQuery, find: d.find.pattern}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {
 		if in.msgs == nil {
@@ -324,6 +325,12 @@ func (m *Model) toggleTools() tea.Cmd {
 	return m.rerenderDetail()
 }
 
+// toggleThinking shows or folds the assistant's thinking (T).
+func (m *Model) toggleThinking() tea.Cmd {
+	m.detail.thinking = !m.detail.thinking
+	return m.rerenderDetail()
+}
+
 // rerenderDetail renders the current transcript again (new width, tools toggled).
 func (m *Model) rerenderDetail() tea.Cmd {
 	if m.detail.sessionID == "" {
@@ -357,10 +364,7 @@ func (d *detailView) header(w int, focused bool) string {
 		return st.Render(termtext.Fit("", w))
 	}
 	it := d.item
-	title := termtext.OneLine(termtext.Sanitize(it.Title))
-	if title == "" {
-		title = "(untitled)"
-	}
+	title := rowTitle(it)
 	text := " " + title + " · " + termtext.OneLine(termtext.Sanitize(it.Source)) + " · " + termtext.OneLine(termtext.Sanitize(shortID(it.SessionID)))
 	if d.loading {
 		text += " · loading…"

@@ -40,6 +40,7 @@ type transcriptInput struct {
 	terms    []hlTerm
 	anchorID int64
 	expanded bool
+	thinking bool // reasoning shown in full, else one folded line
 	query    string
 	find     string
 }
@@ -98,6 +99,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 			add(st.Detail.UserRole.Render("▍ user") + st.Detail.Dim.Render(when))
 		case "assistant":
 			add(st.Detail.AssistantRole.Render("▍ assistant") + st.Detail.Dim.Render(when))
+			add(thinkingLines(md, st, m.Reasoning, in.thinking, w, hl)...)
 		case "tool":
 			name := termtext.OneLine(termtext.Sanitize(m.ToolName))
 			if name == "" {
@@ -189,3 +191,24 @@ func cutUTF8(s string, n int) string {
 }
 
 func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
+
+// thinkingLines is an assistant message's reasoning: folded to one dim line
+// saying how long it is and that T shows it, or in full, dim, under a
+// "thinking" label; nothing when the message has none.
+func thinkingLines(md *markdown, st *Styles, reasoning string, open bool, w int, hl func(string) string) []string {
+	text := strings.TrimSpace(termtext.Sanitize(reasoning))
+	if text == "" {
+		return nil
+	}
+	if !open {
+		return []string{st.Detail.Dim.Render(fmt.Sprintf("  ✻ thinking (%d words, T shows)", len(strings.Fields(text))))}
+	}
+	if len(text) > maxMessageChars {
+		text = cutUTF8(text, maxMessageChars) + "…"
+	}
+	out := []string{st.Detail.Dim.Render("  ✻ thinking")}
+	for _, l := range md.RenderLines(hl(text), w) {
+		out = append(out, st.Detail.Dim.Render(l))
+	}
+	return append(out, "")
+}

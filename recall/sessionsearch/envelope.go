@@ -215,7 +215,7 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	}
 	for i, r := range d.Results {
 		jr := Result{SessionID: r.SessionID, When: recall.FormatWhen(r.When), Source: r.Source, Model: modelOr(r.Model),
-			Title: titlePtr(r.Title), MatchedRole: r.MatchedRole, MatchedDisplayKind: r.MatchedDisplayKind, MatchMessageID: r.MatchMessageID,
+			Title: titlePtr(r.Name()), MatchedRole: r.MatchedRole, MatchedDisplayKind: r.MatchedDisplayKind, MatchMessageID: r.MatchMessageID,
 			Snippet: markedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
 			Messages: messages(r.Messages, r.MatchMessageID), BookendEnd: messages(r.BookendEnd, 0),
 			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits}
@@ -234,7 +234,7 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 func browseEnvelope(list []store.SessionSummary) *Browse {
 	items := make([]BrowseItem, 0, len(list))
 	for _, s := range list {
-		items = append(items, BrowseItem{SessionID: s.ID, Title: titlePtr(s.Title), Source: s.Source,
+		items = append(items, BrowseItem{SessionID: s.ID, Title: titlePtr(recall.SessionName(s.Title, s.Preview)), Source: s.Source,
 			StartedAt: epoch(s.StartedAt), LastActive: epoch(s.LastActive), MessageCount: s.MessageCount, Preview: s.Preview})
 	}
 	return &Browse{Success: true, Mode: "browse", Results: items, Count: len(items), Message: browseMessage(len(items))}

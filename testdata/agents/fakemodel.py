@@ -30,7 +30,8 @@ A reply is a list of blocks:
   {"text": "..."}                       assistant text (streamed in small deltas)
   {"thinking": "..."}                   reasoning (Anthropic thinking, OpenAI reasoning_content, Responses
                                         reasoning summary, Gemini thought part)
-  {"tool": NAME, "input": {...}}        a tool call with JSON arguments
+  {"tool": NAME, "input": {...}}        a tool call with JSON arguments ("namespace": NS adds the Responses
+                                        function_call's namespace, as Codex names an MCP server's tools)
   {"tool": NAME, "input": "...", "custom": true}
                                         a Responses custom (freeform) tool call, e.g. Codex's apply_patch
   {"sleep": SECONDS}                    delay the reply (to let a person type or interrupt meanwhile)
@@ -447,6 +448,8 @@ class Handler(BaseHTTPRequestHandler):
                 args = b["input"] if isinstance(b.get("input"), str) else json.dumps(b.get("input", {}), ensure_ascii=False)
                 items.append({"type": "function_call", "id": new_id("fc_"), "call_id": new_id("call_"), "name": b["tool"],
                               "arguments": args, "status": "completed"})
+                if b.get("namespace"):  # Codex 0.171 calls an MCP tool as name + namespace ("mcp__recall")
+                    items[-1]["namespace"] = b["namespace"]
         rid = new_id("resp_")
         usage = {"input_tokens": in_tok, "input_tokens_details": {"cached_tokens": 0}, "output_tokens": out_tok,
                  "output_tokens_details": {"reasoning_tokens": 0}, "total_tokens": in_tok + out_tok}

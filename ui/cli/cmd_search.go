@@ -174,7 +174,7 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 	}
 	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), query, d.Index, d.Elapsed.Round(time.Millisecond))
 	for i, r := range d.Results {
-		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Title), 100))
+		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Name()), 100))
 		model := field(r.Model)
 		if model == "" {
 			model = "unknown model"
@@ -202,6 +202,8 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 	}
 }
 
+// titleOr is a name for a session: its title (recall.SessionName already
+// applied by the caller), else "(untitled)".
 func titleOr(t string) string {
 	if t == "" {
 		return "(untitled)"
@@ -236,7 +238,7 @@ func (p *summaryPrinter) header(i int) {
 		return
 	}
 	p.streamed[i] = true
-	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Title), 80))
+	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Name()), 80))
 	if s := p.buf[i].String(); s != "" {
 		fmt.Fprint(p.env.Stdout, termtext.Sanitize(s))
 	}
@@ -306,7 +308,7 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 	}
 	fmt.Fprintf(env.Stdout, "%d most recent session(s):\n", len(kept))
 	for i, s := range kept {
-		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, termtext.Line(titleOr(s.Title), 100),
+		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, termtext.Line(titleOr(recall.SessionName(s.Title, s.Preview)), 100),
 			field(s.Source), recall.FormatWhen(s.LastActive), s.MessageCount, displayID(s.ID))
 		if s.Preview != "" {
 			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, 100))

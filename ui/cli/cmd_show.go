@@ -44,7 +44,14 @@ func runShow(env *Env, c *Command, args []string) error {
 	}
 	// Text output is for a person: every stored field is sanitised (a
 	// transcript may hold escape sequences), ids are printed typeable.
-	title := field(sess.Title)
+	first := ""
+	for _, m := range msgs {
+		if m.Prompt() && strings.TrimSpace(m.Content) != "" {
+			first = m.Content
+			break
+		}
+	}
+	title := field(recall.SessionName(sess.Title, first))
 	if title == "" {
 		title = "(untitled)"
 	}

@@ -32,6 +32,18 @@ type Options struct {
 }
 
 // New returns an MCP server whose session_search tool answers from tool.
+// Instructions is the server's instructions text. Claude Code and Codex
+// (0.171) load MCP tools lazily through their tool search, so this text,
+// not the tool's description, is what the model sees first: it says when
+// to reach for recall, in the words a person uses for it.
+const Instructions = "recall keeps every conversation the user had with their AI agents (Claude Code, Codex, Gemini CLI, " +
+	"Hermes, ...) in one local database, searchable by words and phrases. Use its session_search tool (load it through " +
+	"your tool search if it is deferred) whenever the user refers to earlier work or past sessions: \"how did we fix ...\", " +
+	"\"last time\", \"what did we decide about ...\", \"that migration\", \"the error we had yesterday\", " +
+	"or when a command, decision, file or error from a past session would help with the task at hand. " +
+	"Call it before saying you do not remember or asking the user to repeat something they did before. " +
+	"Pass a few distinctive keywords as query; no query lists the recent sessions; session_id reads one."
+
 func New(tool *sessionsearch.Tool, o Options) *mcp.Server {
 	if o.MaxChars <= 0 {
 		o.MaxChars = sessionsearch.DefaultMaxChars
@@ -41,10 +53,8 @@ func New(tool *sessionsearch.Tool, o Options) *mcp.Server {
 	}
 	srv := mcp.NewServer(&mcp.Implementation{Name: "recall", Title: "recall: search past agent sessions", Version: version()},
 		&mcp.ServerOptions{
-			Instructions: "recall keeps every conversation the user had with their AI agents (Claude Code, Codex, Gemini CLI, " +
-				"Hermes, ...) in one local database. Call session_search when the user refers to earlier work " +
-				"(\"how did we fix ...\", \"last time\", \"that migration\") or when a command, decision or error from a past session would help.",
-			Logger: o.Logger,
+			Instructions: Instructions,
+			Logger:       o.Logger,
 			// No logging capability: the server sends no log notifications.
 			Capabilities: &mcp.ServerCapabilities{},
 		})

@@ -75,7 +75,7 @@ func TestImportFixture(t *testing.T) {
 			StartedAt: it.Time("2026-06-02T09:14:05.120Z"), EndedAt: it.Time("2026-06-02T09:17:45Z"),
 			InputTokens: 6000, OutputTokens: 159, CacheReadTokens: 37300, CacheWriteTokens: 500,
 			Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 9, ToolCallCount: 2}, wantA},
-		{child, store.Session{ID: child, Source: "claude-code", Model: "claude-haiku-4-5-20251001", ParentID: sessA,
+		{child, store.Session{ID: child, Source: "claude-code", Model: "claude-haiku-4-5-20251001", ParentID: sessA, Title: "Check other forms", // agent-ab12cd3.meta.json
 			ModelConfig: `{"_delegate_from":"` + sessA + `"}`,
 			StartedAt:   it.Time("2026-06-02T09:16:23Z"), EndedAt: it.Time("2026-06-02T09:17:39Z"),
 			InputTokens: 1750, OutputTokens: 40, Cwd: "/home/dev/webapp", GitBranch: "fix/login", MessageCount: 4, ToolCallCount: 1}, wantChild},

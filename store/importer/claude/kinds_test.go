@@ -31,8 +31,10 @@ var wantX = []it.Msg{
 	{Role: "user", Content: "[Request interrupted by user for tool use]", Kind: "agent"},
 	{Role: "user", Content: "Don't reinstall anything, just edit src/routes/orders.ts"},
 	{Role: "assistant", ToolCalls: it.Calls("toolu_X2", "Read", `{"file_path":"/home/dev/shop/src/routes/orders.ts"}`), Finish: "tool_use", Tokens: 30},
-	{Role: "user", Content: "use cursor pagination, not offsets"},
+	// Typed while Read ran: after the tool's result, not between the call
+	// and its output (afterToolResults).
 	{Role: "tool", Content: "export async function listOrders(req, res) {\n  const rows = await db.orders.findMany();\n  res.json(rows);\n}", ToolCallID: "toolu_X2", ToolName: "Read"},
+	{Role: "user", Content: "use cursor pagination, not offsets"},
 	{Role: "assistant", Content: "listOrders now takes ?cursor= and ?limit= and returns nextCursor, as you asked: cursor pagination on the order id.", Finish: "end_turn", Tokens: 60},
 	{Role: "user", Content: "also update the OpenAPI spec"},
 	{Role: "assistant", Content: "openapi.yaml documents cursor, limit and nextCursor.", Finish: "end_turn", Tokens: 25},

@@ -2,6 +2,7 @@ package claude
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -35,6 +36,9 @@ type record struct {
 	// dequeued (sent as the next prompt) or popped back into the input.
 	Operation string          `json:"operation"`
 	Content   json.RawMessage `json:"content"`
+	// Subtype is a system record's kind; "local_command" records hold a
+	// slash command typed in the TUI, or its output, in Content (2.1.3xx).
+	Subtype string `json:"subtype"`
 }
 
 type message struct {
@@ -71,6 +75,13 @@ type sessState struct {
 	Custom  string        `json:"ct,omitempty"`
 	AI      string        `json:"at,omitempty"`
 	Summary string        `json:"su,omitempty"`
+	// Command is the first slash command of a session that has no prompt
+	// yet (Prompted): a session started with a custom command ("/greet
+	// Alice") is titled by it rather than left without a name.
+	Command  string `json:"cmd,omitempty"`
+	Prompted bool   `json:"pr,omitempty"`
+	// Agent is a sub-agent's description (agent-<id>.meta.json), its title.
+	Agent string `json:"ag,omitempty"`
 }
 
 // state is saved with the cursor so a grown file continues where it stopped.
@@ -101,7 +112,12 @@ const maxQueued = 32
 // that files an older recall imported are read again in full (Version).
 // 2: display kinds for text Claude Code writes itself, isMeta records and
 // queued steering messages imported.
-const parserVersion = 2
+// 3: 2.1.3xx: local_command system records (slash commands typed in the TUI
+// and their output), <local-command-caveat> hidden, a queued text repeated
+// by a user record of any kind imported once (task notifications), a text
+// typed while a tool ran placed after the tool's result, ToolSearch results
+// kept, sessions titled by their first command or sub-agent description.
+const parserVersion = 3
 
 // group is one assistant API message, merged from the lines sharing its id.
 type group struct {
@@ -199,6 +215,9 @@ func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
 		return s
 	}
 	s := &sessState{Session: store.Session{ID: id, Source: SourceName, ParentID: parent, StartedAt: ts}}
+	if agent != "" {
+		s.Agent = agentDescription(p.file)
+	}
 	if parent != "" {
 		raw, _ := json.Marshal(map[string]string{"_delegate_from": parent})
 		s.Session.ModelConfig = string(raw)
@@ -206,6 +225,23 @@ func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
 	p.byID[id] = s
 	p.st.Sessions = append(p.st.Sessions, s)
 	return s
+}
+
+// agentDescription is the description Claude Code gave a sub-agent run
+// (the Agent tool's "description"), from the agent-<id>.meta.json it writes
+// next to agent-<id>.jsonl; "" when there is none.
+func agentDescription(file string) string {
+	raw, err := os.ReadFile(strings.TrimSuffix(file, ".jsonl") + ".meta.json")
+	if err != nil {
+		return ""
+	}
+	var meta struct {
+		Description string `json:"description"`
+	}
+	if json.Unmarshal(raw, &meta) != nil {
+		return ""
+	}
+	return strings.TrimSpace(meta.Description)
 }
 
 // ChildID is the session id recall gives a sub-agent run of parent.
@@ -247,6 +283,12 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		return nil
 	case "queue-operation":
 		return p.queue(&r, t)
+	case "system":
+		if r.Subtype == "local_command" {
+			return p.localCommand(&r, t)
+		}
+		t.Skip()
+		return nil
 	case "":
 		t.Malformed("record without a type")
 		return nil
@@ -324,6 +366,9 @@ func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) 
 			name := p.st.Tools[b.ToolUseID]
 			delete(p.st.Tools, b.ToolUseID)
 			content := textutil.FlattenParts(b.Content)
+			if strings.TrimSpace(content) == "" {
+				content = toolReferences(b.Content)
+			}
 			p.msgs = append(p.msgs, store.Message{
 				SessionID: s.Session.ID, Role: "tool", Content: content, ToolCallID: b.ToolUseID,
 				ToolName: name, Timestamp: ts, SourceKey: key(r.UUID, "result", b.ToolUseID),
@@ -335,22 +380,77 @@ func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) 
 	}
 	text := strings.Join(texts, "\n\n")
 	content, kind, keep := classify(text, r.IsMeta, r.IsCompactSummary)
-	if kind == "" || kind == store.DisplayKindCommand {
-		// A queued text that comes back as a prompt is imported once, here.
-		if err := p.unqueue(false, collapse(text)); err != nil {
+	// A queued text that comes back as a user record is imported once,
+	// here: a prompt, a command, or a background task's <task-notification>
+	// (2.1.3xx writes it through the queue and again as a user record).
+	if err := p.unqueue(false, collapse(text)); err != nil {
+		return err
+	}
+	if content != text {
+		if err := p.unqueue(false, collapse(content)); err != nil {
 			return err
-		}
-		if content != text {
-			if err := p.unqueue(false, collapse(content)); err != nil {
-				return err
-			}
 		}
 	}
 	if !keep {
 		t.Skip()
 		return nil
 	}
-	p.msgs = append(p.msgs, store.Message{
+	p.addUser(s, store.Message{
+		SessionID: s.Session.ID, Role: "user", Content: content, DisplayKind: kind,
+		Timestamp: ts, SourceKey: key(r.UUID, "user", ""),
+	})
+	return nil
+}
+
+// addUser appends a user-role row and notes what names its session: its
+// first slash command until a prompt arrives.
+func (p *parser) addUser(s *sessState, m store.Message) {
+	switch m.DisplayKind {
+	case "":
+		s.Prompted = true
+	case store.DisplayKindCommand:
+		if s.Command == "" {
+			s.Command = m.Content
+		}
+	}
+	p.msgs = append(p.msgs, m)
+}
+
+// localCommand imports a system record of subtype local_command: a slash
+// command typed in the TUI (<command-name>/context</command-name>) or its
+// output (<local-command-stdout>Session renamed to ...</...>), read like
+// the user records older versions wrote for them.
+func (p *parser) localCommand(r *record, t *importer.Tally) error {
+	var text string
+	if err := json.Unmarshal(r.Content, &text); err != nil || strings.TrimSpace(text) == "" {
+		t.Skip()
+		return nil
+	}
+	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+	if err != nil {
+		t.Malformed("bad timestamp %q", r.Timestamp)
+		return nil
+	}
+	content, kind, keep := classify(text, false, false)
+	if !keep {
+		t.Skip()
+		return nil
+	}
+	if kind == "" {
+		kind = store.DisplayKindAgent // never the person's prompt: the program wrote this record
+	}
+	s := p.sessionFor(r, ts)
+	if s.Session.StartedAt.IsZero() || ts.Before(s.Session.StartedAt) {
+		s.Session.StartedAt = ts
+	}
+	if ts.After(s.Session.EndedAt) {
+		s.Session.EndedAt = ts
+	}
+	if r.UUID != "" {
+		p.uuids[r.UUID] = s.Session.ID
+		p.tails[s.Session.ID] = r.UUID
+	}
+	p.addUser(s, store.Message{
 		SessionID: s.Session.ID, Role: "user", Content: content, DisplayKind: kind,
 		Timestamp: ts, SourceKey: key(r.UUID, "user", ""),
 	})
@@ -444,9 +544,14 @@ func (p *parser) Result() importer.Result {
 		}
 		p.msgs, p.drop, p.queuedAt = kept, map[int]bool{}, map[string]int{}
 	}
+	p.msgs = afterToolResults(p.msgs)
 	var sessions []store.Session
 	for _, s := range p.st.Sessions {
-		s.Session.Title = textutil.Title(firstNonEmpty(s.Custom, s.AI, s.Summary))
+		title := firstNonEmpty(s.Custom, s.AI, s.Summary, s.Agent)
+		if title == "" && !s.Prompted {
+			title = s.Command
+		}
+		s.Session.Title = textutil.Title(title)
 		sessions = append(sessions, s.Session)
 	}
 	// A session row is only worth creating once it has a message or a title.
@@ -461,6 +566,56 @@ func (p *parser) Result() importer.Result {
 		}
 	}
 	return importer.Result{Sessions: out, Overwrite: true, Messages: p.msgs, State: &p.st}
+}
+
+// afterToolResults moves a text typed while a tool ran (a queued message,
+// imported at its enqueue record) after the results of that tool that
+// follow it, so the tool's output is never shown under the person's words.
+func afterToolResults(msgs []store.Message) []store.Message {
+	for i := 0; i < len(msgs); i++ {
+		if !queuedKey(msgs[i].SourceKey) {
+			continue
+		}
+		sid := msgs[i].SessionID
+		j := i
+		for j < len(msgs) && queuedKey(msgs[j].SourceKey) && msgs[j].SessionID == sid {
+			j++
+		}
+		k := j
+		for k < len(msgs) && msgs[k].Role == "tool" && msgs[k].SessionID == sid {
+			k++
+		}
+		if k > j {
+			moved := append(append([]store.Message{}, msgs[j:k]...), msgs[i:j]...)
+			copy(msgs[i:k], moved)
+		}
+		i = k - 1
+	}
+	return msgs
+}
+
+func queuedKey(k string) bool { return strings.Contains(k, ":queued:") }
+
+// toolReferences is the text of a tool result made of tool_reference
+// blocks (ToolSearch loading deferred tools): the tools' names.
+func toolReferences(raw json.RawMessage) string {
+	var refs []struct {
+		Type     string `json:"type"`
+		ToolName string `json:"tool_name"`
+	}
+	if json.Unmarshal(raw, &refs) != nil {
+		return ""
+	}
+	var names []string
+	for _, r := range refs {
+		if r.Type == "tool_reference" && r.ToolName != "" {
+			names = append(names, r.ToolName)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	return "Loaded tools: " + strings.Join(names, ", ")
 }
 
 // key is the message's identity in the source: stable under appends, so a

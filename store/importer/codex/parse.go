@@ -38,11 +38,14 @@ type meta struct {
 
 // item is a response_item payload (the union of the kinds recall reads).
 type item struct {
-	Type      string          `json:"type"`
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	Summary   []textPart      `json:"summary"`
-	Name      string          `json:"name"`
+	Type    string          `json:"type"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	Summary []textPart      `json:"summary"`
+	Name    string          `json:"name"`
+	// Namespace is the server of an MCP tool (0.171: "mcp__recall" with
+	// name "session_search"); recall stores the two as one tool name.
+	Namespace string          `json:"namespace"`
 	Arguments json.RawMessage `json:"arguments"`
 	Input     json.RawMessage `json:"input"`
 	Action    json.RawMessage `json:"action"`
@@ -63,13 +66,17 @@ type event struct {
 	Message    string `json:"message"`
 	ThreadName string `json:"thread_name"`
 	Info       *struct {
-		Total struct {
-			Input     int64 `json:"input_tokens"`
-			Cached    int64 `json:"cached_input_tokens"`
-			Output    int64 `json:"output_tokens"`
-			Reasoning int64 `json:"reasoning_output_tokens"`
-		} `json:"total_token_usage"`
+		Total usage `json:"total_token_usage"`
+		Last  usage `json:"last_token_usage"`
 	} `json:"info"`
+}
+
+// usage is a token_count's token figures.
+type usage struct {
+	Input     int64 `json:"input_tokens"`
+	Cached    int64 `json:"cached_input_tokens"`
+	Output    int64 `json:"output_tokens"`
+	Reasoning int64 `json:"reasoning_output_tokens"`
 }
 
 // state is saved with the cursor so a grown rollout continues.
@@ -84,6 +91,12 @@ type state struct {
 	Echo map[string][]echo `json:"echo,omitempty"`
 	// Reasoning waits for the assistant message it belongs to.
 	Reasoning string `json:"reasoning,omitempty"`
+	// Fork is set for a rollout forked from another (forked_from_id): its
+	// token_count totals are the thread's, the parent's included, so Base
+	// (the total before its first request, known once Based) is taken off.
+	Fork  bool  `json:"fork,omitempty"`
+	Based bool  `json:"based,omitempty"`
+	Base  usage `json:"base,omitempty"`
 }
 
 // maxEcho bounds the texts per role waiting for a twin.
@@ -107,7 +120,9 @@ type parser struct {
 // rows replaced, not doubled).
 // 1: web_search_call and image_generation_call items imported as tool
 // calls; reasoning content in clear text kept.
-const parserVersion = 1
+// 2: 0.171: a fork's tokens are its own, not the thread total with its
+// parent's; an MCP call's namespace kept in the tool name.
+const parserVersion = 2
 
 // Version is the parser version saved with the import state
 // (importer.Versioned).
@@ -266,6 +281,9 @@ func (p *parser) meta(m meta, ts time.Time) {
 		s.Model = m.Model
 	}
 	parent := m.ForkedFromID
+	if m.ForkedFromID != "" && m.ForkedFromID != s.ID {
+		p.st.Fork = true
+	}
 	marker := "_branched_from"
 	var src struct {
 		Subagent *struct {
@@ -347,6 +365,9 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 		p.st.Reasoning = textutil.Join("\n\n", p.st.Reasoning, strings.Join(texts, "\n\n"))
 	case "function_call", "custom_tool_call", "local_shell_call":
 		name, args := it.Name, it.Arguments
+		if it.Namespace != "" && name != "" && !strings.HasPrefix(name, it.Namespace) {
+			name = it.Namespace + "__" + name // mcp__recall__session_search, as Claude Code names it
+		}
 		switch it.Type {
 		case "custom_tool_call":
 			args = it.Input
@@ -412,6 +433,15 @@ func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
 		if ev.Info != nil {
 			s := &p.st.Session
 			tot := ev.Info.Total
+			if p.st.Fork {
+				if !p.st.Based {
+					last := ev.Info.Last
+					p.st.Base = usage{tot.Input - last.Input, tot.Cached - last.Cached, tot.Output - last.Output, tot.Reasoning - last.Reasoning}
+					p.st.Based = true
+				}
+				b := p.st.Base
+				tot = usage{tot.Input - b.Input, tot.Cached - b.Cached, tot.Output - b.Output, tot.Reasoning - b.Reasoning}
+			}
 			s.InputTokens, s.CacheReadTokens = tot.Input, tot.Cached
 			s.OutputTokens, s.ReasoningTokens = tot.Output, tot.Reasoning
 		}

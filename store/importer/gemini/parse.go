@@ -100,6 +100,18 @@ type state struct {
 	Model     string `json:"model,omitempty"`
 	First     string `json:"first,omitempty"` // first message timestamp
 	Last      string `json:"last,omitempty"`  // last message timestamp
+	// Started is set once the recording holds a message of the
+	// conversation (a prompt or a model turn); until then its messages are
+	// Held, not stored (see Result).
+	Started bool   `json:"started,omitempty"`
+	Held    []held `json:"held,omitempty"`
+}
+
+// held is a message read but not stored yet: the <session_context> that
+// opens every recording, kept back until the conversation starts.
+type held struct {
+	Rec  record `json:"r"`
+	Hash string `json:"h"`
 }
 
 // pending is a message read in this import, not yet stored.
@@ -122,7 +134,11 @@ type parser struct {
 // that files an older recall imported are read again in full.
 // 1: the session id is sessionId whenever present, projectHash or not
 // (before, such a file was filed under its file name).
-const parserVersion = 1
+// 2: Gemini CLI 0.61: <session_context> is hidden, functionResponse-only
+// user records are not user rows, a recording with nothing but context
+// (the file a resume starts before it loads the chat) stores nothing, and
+// thoughts are not doubled by the thought parts of a rewritten message.
+const parserVersion = 2
 
 // Version is the parser version saved with the import state
 // (importer.Versioned).
@@ -143,6 +159,11 @@ func (p *parser) Restore(raw json.RawMessage) error {
 	for _, d := range p.st.Done {
 		p.done[d.ID] = d.Hash
 	}
+	for _, h := range p.st.Held {
+		p.pend[h.Rec.ID] = &pending{rec: h.Rec, hash: h.Hash}
+		p.order = append(p.order, h.Rec.ID)
+	}
+	p.st.Held = nil
 	p.restored = true
 	return nil
 }
@@ -175,6 +196,10 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			// Gemini writes content on every message (an empty one as "" or
 			// []); without it the record was mangled, not empty.
 			t.Malformed("%s", importer.MissingField(r.Type+" message record", "content", text))
+			return nil
+		}
+		if toolResults(r) {
+			t.Skip() // the results are on the model message's toolCalls
 			return nil
 		}
 		return p.message(r, hashOf(text))
@@ -268,6 +293,9 @@ func (p *parser) set(set map[string]json.RawMessage, t *importer.Tally) error {
 					t.Malformed("bad message in $set")
 					continue
 				}
+				if toolResults(r) {
+					continue
+				}
 				if err := p.message(r, hashOf(m)); err != nil {
 					return err
 				}
@@ -287,6 +315,19 @@ func (p *parser) Result() importer.Result {
 	if sid == "" {
 		sid = strings.TrimSuffix(filepath.Base(p.info.path), filepath.Ext(p.info.path))
 	}
+	if !p.st.Started && !p.conversation() {
+		// Only context so far (or nothing): Gemini CLI 0.61 starts a
+		// recording before it knows whether it resumes a chat, and a resume
+		// leaves that file behind with the same sessionId and a copy of
+		// the context message. Storing it would re-date the resumed chat's
+		// rows; the context waits for the conversation instead.
+		for _, id := range p.order {
+			p.st.Held = append(p.st.Held, held{Rec: p.pend[id].rec, Hash: p.pend[id].hash})
+		}
+		p.order, p.pend = nil, map[string]*pending{}
+		return importer.Result{State: &p.st}
+	}
+	p.st.Started = true
 	var msgs []store.Message
 	for _, id := range p.order {
 		pm := p.pend[id]
@@ -334,6 +375,78 @@ func (p *parser) Result() importer.Result {
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: msgs, State: &p.st}
 }
 
+// conversation reports whether a pending message is part of the
+// conversation: a model turn or something the person typed.
+func (p *parser) conversation() bool {
+	for _, id := range p.order {
+		r := p.pend[id].rec
+		switch r.Type {
+		case "gemini", "model":
+			return true
+		case "user":
+			text := strings.TrimSpace(userText(r))
+			if text != "" && contextKind(text) == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Texts Gemini CLI sends as user messages itself and hides when it shows a
+// chat (convertSessionToHistoryFormats skips user text starting with them):
+// the session context (date, OS, workspace tree, GEMINI.md, MCP server
+// instructions), the same in every chat, and hook output.
+var contextPrefixes = []struct{ prefix, kind string }{
+	{"<session_context>", store.DisplayKindHidden},
+	{"<hook_context>", store.DisplayKindAgent},
+}
+
+// contextKind is the display kind of a user text Gemini CLI wrote itself,
+// "" for the person's own words.
+func contextKind(text string) string {
+	for _, c := range contextPrefixes {
+		if strings.HasPrefix(text, c.prefix) {
+			return c.kind
+		}
+	}
+	return ""
+}
+
+// userText is a user message's text: displayContent is what the user typed;
+// content may carry expanded @file references.
+func userText(r record) string {
+	text := partsText(r.DisplayContent, false)
+	if strings.TrimSpace(text) == "" {
+		text = partsText(r.Content, false)
+	}
+	return text
+}
+
+// toolResults reports whether r is a user record made of nothing but
+// functionResponse parts: Gemini CLI 0.61 writes each round of tool results
+// so (and a resume copies them again, with new timestamps), while the same
+// results are on the model message's toolCalls, where recall reads them.
+func toolResults(r record) bool {
+	if r.Type != "user" {
+		return false
+	}
+	raw := trim(r.Content)
+	if len(raw) == 0 || raw[0] != '[' {
+		return false
+	}
+	var parts []part
+	if json.Unmarshal(raw, &parts) != nil || len(parts) == 0 {
+		return false
+	}
+	for _, pt := range parts {
+		if pt.FunctionResponse == nil {
+			return false
+		}
+	}
+	return true
+}
+
 // convert turns one MessageRecord into store messages: user and gemini
 // messages, plus one tool message per tool call with a result.
 func (p *parser) convert(sid string, r record) []store.Message {
@@ -341,25 +454,33 @@ func (p *parser) convert(sid string, r record) []store.Message {
 	key := "gemini:" + r.ID
 	switch r.Type {
 	case "user":
-		// displayContent is what the user typed; content may carry expanded
-		// @file references.
-		text := partsText(r.DisplayContent, false)
-		if strings.TrimSpace(text) == "" {
-			text = partsText(r.Content, false)
-		}
+		text := userText(r)
 		if strings.TrimSpace(text) == "" {
 			return nil
 		}
-		return []store.Message{{SessionID: sid, Role: "user", Content: text, Timestamp: ts, SourceKey: key}}
+		return []store.Message{{SessionID: sid, Role: "user", Content: text, Timestamp: ts, SourceKey: key,
+			DisplayKind: contextKind(strings.TrimSpace(text))}}
 	case "gemini", "model":
 	default:
 		return nil // info, error, warning: UI notices, not conversation
 	}
 	var reasoning []string
 	for _, th := range r.Thoughts {
-		reasoning = append(reasoning, textutil.Join(": ", strings.TrimSpace(th.Subject), strings.TrimSpace(th.Description)))
+		subject := strings.TrimSpace(th.Subject)
+		if subject == "" && len(reasoning) > 0 {
+			// A streamed thought arrives in pieces; only the first of a
+			// thought carries its **subject**, the rest continue it.
+			reasoning[len(reasoning)-1] += th.Description
+			continue
+		}
+		reasoning = append(reasoning, textutil.Join(": ", subject, strings.TrimSpace(th.Description)))
 	}
-	if th := partsText(r.Content, true); th != "" {
+	if len(reasoning) > 0 {
+		reasoning[len(reasoning)-1] = strings.TrimSpace(reasoning[len(reasoning)-1])
+	}
+	if th := partsText(r.Content, true); th != "" && len(r.Thoughts) == 0 {
+		// A rewritten message (a resume's $set) carries its thoughts twice:
+		// as thoughts and as thought parts of content.
 		reasoning = append(reasoning, th)
 	}
 	var calls []textutil.ToolCall
