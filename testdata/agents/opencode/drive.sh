@@ -28,7 +28,8 @@ printf 'alpha\nbeta\ngamma\n' >"$DRV_WORK/notes.txt"
 printf 'package main\n\n// TODO: handle errors\nfunc main() {}\n' >"$DRV_WORK/main.go"
 export OPENCODE_DISABLE_MODELS_FETCH=1 OPENCODE_DISABLE_AUTOUPDATE=1 OPENCODE_DISABLE_LSP_DOWNLOAD=1 \
 	KILO_DISABLE_MODELS_FETCH=1 KILO_DISABLE_AUTOUPDATE=1 KILO_DISABLE_LSP_DOWNLOAD=1
-oc() { drv_run "$DRV_CLI" run --auto "$@"; }
+# --auto appeared after 1.1 (the config allows the tools anyway).
+oc() { drv_run "$DRV_CLI" run ${DRV_OC_FLAGS---auto} "$@"; }
 oc "How do I reverse a slice in Go? Show code."
 oc "Please count the lines in notes.txt"
 oc "Read the missing config at /nonexistent/config.yaml"
@@ -37,7 +38,7 @@ oc --continue "And in Python?"
 oc "Delegate: find the TODOs with a sub-agent"
 first=$(cd "$DRV_WORK" && HOME=$DRV_HOME XDG_DATA_HOME=$DRV_HOME/.local/share XDG_CONFIG_HOME=$DRV_HOME/.config \
 	"$DRV_BIN_DIR/$DRV_CLI" session list --format json 2>/dev/null |
-	python3 -c 'import json,sys; s=json.load(sys.stdin); print(min(s, key=lambda x: x["created"])["id"])' || true)
+	python3 -c 'import json,sys; s=json.load(sys.stdin); print(min(s, key=lambda x: x["created"])["id"])' 2>/dev/null || true)
 [ -n "$first" ] && oc --session "$first" --fork "Try another way"
 data=.local/share/$DRV_CLI
 DRV_KEEP_PATHS="$data/$DRV_CLI.db $data/$DRV_CLI.db-wal $data/$DRV_CLI.db-shm $data/storage" \
