@@ -172,3 +172,29 @@ func TestOpenCodeHalfWritten(t *testing.T) {
 		t.Fatalf("import of the whole file = %+v, want 7 sessions, 24 messages", rep)
 	}
 }
+
+// TestOpenCodeLegacyFixtures imports the storage/ JSON files opencode-ai
+// 1.1.65 wrote (testdata/agents/opencode-legacy): the same sessions as the
+// database, except that a fork, which these files do not link either, is
+// a session of its own with the turns it copied.
+func TestOpenCodeLegacyFixtures(t *testing.T) {
+	src, _ := importer.Lookup("opencode")
+	home := agentHome(t, "opencode-legacy")
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, src, home)
+	if rep.Files != 7 || rep.Sessions != 7 || rep.Messages != 26 || rep.Malformed != 0 || rep.Failed != 0 {
+		t.Fatalf("report = %+v, want 7 files, 7 sessions, 26 messages", rep)
+	}
+	got := shapes(importtest.Dump(t, st))
+	for _, w := range opencodeWant {
+		if strings.Contains(w.title, "(fork #1)") {
+			w.roles, w.parent, w.reasoning = "uaua", "", 1
+		}
+		if g := got[w.title]; g != w {
+			t.Errorf("session %q = %+v, want %+v", w.title, g, w)
+		}
+	}
+	if rep := importtest.Run(t, st, src, home); rep.Unchanged != 7 || rep.Messages != 0 {
+		t.Errorf("second import = %+v, want 7 unchanged", rep)
+	}
+}
