@@ -42,7 +42,8 @@ drv_cleanup() {
 drv_install() {
 	if [ ! -d "$DRV_PKG/node_modules/$DRV_PACKAGE" ]; then
 		mkdir -p "$DRV_PKG"
-		npm install --prefix "$DRV_PKG" --no-audit --no-fund "$DRV_PACKAGE@$DRV_VERSION" >"$DRV_TMP/npm.log" 2>&1 ||
+		# DRV_EXTRA_PACKAGES: what the agent needs besides itself (Oh My Pi runs on bun).
+		npm install --prefix "$DRV_PKG" --no-audit --no-fund "$DRV_PACKAGE@$DRV_VERSION" ${DRV_EXTRA_PACKAGES:-} >"$DRV_TMP/npm.log" 2>&1 ||
 			{ cat "$DRV_TMP/npm.log" >&2; echo "npm install $DRV_PACKAGE@$DRV_VERSION failed" >&2; return 1; }
 	fi
 	DRV_VERSION=$(node -p "require('$DRV_PKG/node_modules/$DRV_PACKAGE/package.json').version")

@@ -16,6 +16,7 @@ cat >"$agent/models.json" <<JSON
   "compat": {"supportsDeveloperRole": false, "supportsReasoningEffort": false},
   "models": [{"id": "fake-model", "name": "Fake Model", "reasoning": true}]}}}
 JSON
+cp "$agent/models.json" "$agent/models.yml" # Oh My Pi reads models.yml (YAML: the JSON reads as it is)
 cat >"$agent/settings.json" <<JSON
 {"defaultProvider": "fake", "defaultModel": "fake-model", "defaultThinkingLevel": "medium"}
 JSON
