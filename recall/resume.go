@@ -44,6 +44,17 @@ func resumeArgv(source, id string) []string {
 		return []string{"gemini", "--resume", id}
 	case "opencode":
 		return []string{"opencode", "--session", id}
+	case "kilo":
+		return []string{"kilo", "--session", id}
+	case "pi", "omp":
+		// A branch (<id>@<entry>) lives in its session's file: Pi reopens
+		// the file, where /tree switches to the branch.
+		id, _, _ = strings.Cut(id, "@")
+		return []string{source, "--session", id}
+	case "continue-cli":
+		// cn resumes only its last session (--resume); a chosen one is
+		// continued as a fork of it.
+		return []string{"cn", "--fork", id}
 	}
 	return []string{"hermes", "--resume", id}
 }

@@ -1,0 +1,31 @@
+package recall
+
+import (
+	"slices"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// TestResumeNpmAgents checks the resume commands of the npm-installed
+// agents against their --help: opencode and kilo take --session ID, pi and
+// omp --session ID (a branch reopens its file), cn continues a chosen
+// session only as --fork ID.
+func TestResumeNpmAgents(t *testing.T) {
+	for _, tc := range []struct {
+		sess store.Session
+		args []string
+	}{
+		{store.Session{ID: "ses_1", Source: "opencode"}, []string{"opencode", "--session", "ses_1"}},
+		{store.Session{ID: "ses_2", Source: "kilo"}, []string{"kilo", "--session", "ses_2"}},
+		{store.Session{ID: "0a-1", Source: "pi"}, []string{"pi", "--session", "0a-1"}},
+		{store.Session{ID: "0a-1@8b05e696", ParentID: "0a-1", Source: "pi"}, []string{"pi", "--session", "0a-1"}},
+		{store.Session{ID: "0b-2", Source: "omp"}, []string{"omp", "--session", "0b-2"}},
+		{store.Session{ID: "c-3", Source: "continue-cli"}, []string{"cn", "--fork", "c-3"}},
+	} {
+		r, err := PlanResume(tc.sess)
+		if err != nil || !slices.Equal(r.Args, tc.args) {
+			t.Errorf("%s %s: %v, %v; want %v", tc.sess.Source, tc.sess.ID, r.Args, err, tc.args)
+		}
+	}
+}

@@ -1,0 +1,66 @@
+package continuecli
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/importtest"
+)
+
+func agentHome(t *testing.T) string {
+	t.Helper()
+	return importtest.CopyTree(t, filepath.Join(filepath.Dir(importtest.Fixtures(t, "x")), "..", "agents", "continue-cli", "home"))
+}
+
+// TestContinueFixtures imports what cn 1.5.47 wrote (testdata/agents/
+// continue-cli): five sessions with their roles in order, the Bash call
+// with its output, the refused Read as an error, the Chinese session
+// resumed with --resume, the fork as a session of its own, and the start
+// times from sessions.json.
+func TestContinueFixtures(t *testing.T) {
+	src, _ := importer.Lookup("cn")
+	home := agentHome(t)
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, src, home)
+	if rep.Files != 5 || rep.Sessions != 5 || rep.Messages != 18 || rep.Malformed != 0 {
+		t.Fatalf("report = %+v, want 5 files, 5 sessions, 18 messages", rep)
+	}
+	want := map[string]string{
+		"How do I reverse a slice in Go? Show code.":          "ua",
+		"Please count the lines in notes.txt":                 "uata",
+		"Read the missing config at /nonexistent/config.yaml": "uata",
+		"请用中文解释 Go 的切片":                                       "uaua",
+	}
+	forks := 0
+	for _, s := range importtest.Dump(t, st) {
+		var roles []string
+		for _, m := range s.Msgs {
+			roles = append(roles, m.Role[:1])
+			switch {
+			case m.ToolName == "Bash" && m.Content != "3 notes.txt\n":
+				t.Errorf("Bash output = %q", m.Content)
+			case m.ToolName == "Read" && !strings.HasPrefix(m.Content, "Error: "):
+				t.Errorf("refused Read not an error: %q", m.Content)
+			}
+		}
+		first, r := s.Msgs[0].Content, strings.Join(roles, "")
+		if strings.Contains(r, "uaua") && s.Msgs[2].Content == "Try another way" {
+			forks++
+			continue
+		}
+		if want[first] != r {
+			t.Errorf("session %q roles %q, want %q", first, r, want[first])
+		}
+		if s.Source != "continue-cli" || s.Model != "fake-model" || s.StartedAt.Year() != 2026 || !strings.HasSuffix(s.Cwd, "/work/demo") {
+			t.Errorf("session %s: %+v", s.ID, s.Session)
+		}
+	}
+	if forks != 1 {
+		t.Errorf("%d forks, want 1", forks)
+	}
+	if rep := importtest.Run(t, st, src, home); rep.Unchanged != 5 {
+		t.Errorf("second import = %+v, want 5 unchanged", rep)
+	}
+}
