@@ -47,7 +47,7 @@ func resumeArgv(source, id string) []string {
 	case "qwen-code", "qwen":
 		return []string{"qwen", "--resume", id} // qwen --help: -r, --resume  Resume a specific session by its ID
 	case "copilot-cli", "copilot":
-		return []string{"copilot", "--resume", id} // copilot --help: -r, --resume [<value>] (session ID, ...)
+		return []string{"copilot", "--resume=" + id} // copilot --help: -r, --resume [<value>]; the form copilot itself prints at exit
 	case "cline":
 		return []string{"cline", "--id", id} // cline --help: --id <session-id>  Resume an existing session by ID
 	}

@@ -32,7 +32,7 @@ func TestPlanResumeQwenCopilotCline(t *testing.T) {
 		"qwen in a deleted directory": {sess: store.Session{ID: "q1", Source: "qwen-code", Cwd: gone},
 			args: []string{"qwen", "--resume", "q1"}, dir: gone, err: ErrCannotResume},
 		"copilot": {sess: store.Session{ID: "c1", Source: "copilot-cli", Cwd: gone},
-			args: []string{"copilot", "--resume", "c1"}, notes: []string{"no longer exists"}},
+			args: []string{"copilot", "--resume=c1"}, notes: []string{"no longer exists"}},
 		"cline": {sess: store.Session{ID: "k1", Source: "cline", Cwd: dir},
 			args: []string{"cline", "--id", "k1"}, dir: dir},
 	} {
