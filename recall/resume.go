@@ -55,6 +55,12 @@ func resumeArgv(source, id string) []string {
 		// cn resumes only its last session (--resume); a chosen one is
 		// continued as a fork of it.
 		return []string{"cn", "--fork", id}
+	case "qwen-code", "qwen":
+		return []string{"qwen", "--resume", id} // qwen --help: -r, --resume  Resume a specific session by its ID
+	case "copilot-cli", "copilot":
+		return []string{"copilot", "--resume=" + id} // copilot --help: -r, --resume [<value>]; the form copilot itself prints at exit
+	case "cline":
+		return []string{"cline", "--id", id} // cline --help: --id <session-id>  Resume an existing session by ID
 	}
 	return []string{"hermes", "--resume", id}
 }
@@ -68,6 +74,17 @@ func nativeID(source, id string) string {
 }
 
 func isClaude(source string) bool { return source == "claude-code" || source == "claude" }
+
+// isQwen: Qwen Code, like Claude Code, keeps sessions in a folder named
+// after the directory they ran in (projects/<sanitized cwd>/chats).
+func isQwen(source string) bool { return source == "qwen-code" || source == "qwen" }
+
+func agentName(source string) string {
+	if isQwen(source) {
+		return "Qwen Code"
+	}
+	return "Claude Code"
+}
 
 // PlanResume works out how to resume sess without running anything (the
 // agent need not be installed: `recall resume --print` shows the plan).
@@ -88,6 +105,13 @@ func PlanResume(sess store.Session) (Resume, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Claude Code sub-agent run, which Claude cannot resume on its own: resuming its parent session %s", sess.ID, parent))
 		id = parent
 	}
+	if isQwen(sess.Source) && sess.ParentID != "" && strings.Contains(sess.ModelConfig, "_delegate_from") {
+		// A forked Qwen session (parent_session) is a session of its own; a
+		// sub-agent run is not.
+		parent := nativeID(sess.Source, sess.ParentID)
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Qwen Code sub-agent run, which Qwen cannot resume on its own: resuming its parent session %s", sess.ID, parent))
+		id = parent
+	}
 	r.Args = resumeArgv(sess.Source, id)
 	if sess.Cwd == "" {
 		return r, nil
@@ -96,10 +120,10 @@ func PlanResume(sess store.Session) (Resume, error) {
 	switch {
 	case err == nil && fi.IsDir():
 		r.Dir = sess.Cwd
-	case isClaude(sess.Source):
+	case isClaude(sess.Source) || isQwen(sess.Source):
 		r.Dir = sess.Cwd // the only directory it would work in, once it exists again
-		return r, fmt.Errorf("%w: Claude Code finds a session by the directory it ran in, and %s no longer exists: recreate it (mkdir -p %s) and run again",
-			ErrCannotResume, sess.Cwd, sess.Cwd)
+		return r, fmt.Errorf("%w: %s finds a session by the directory it ran in, and %s no longer exists: recreate it (mkdir -p %s) and run again",
+			ErrCannotResume, agentName(sess.Source), sess.Cwd, sess.Cwd)
 	case err == nil:
 		r.Notes = append(r.Notes, fmt.Sprintf("the session's working directory %s is not a directory: running in the current directory", sess.Cwd))
 	default:

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/recall-dev/recall/store/importer/internal/lines"
 )
@@ -26,11 +27,15 @@ var (
 	FormatGemini = Format{Source: "gemini-cli", Alias: "gemini", What: "a Gemini CLI session"}
 	FormatHermes = Format{Source: "hermes", Alias: "hermes", What: "a SQLite database (a Hermes state.db)"}
 	FormatJSONL  = Format{Source: "jsonl", Alias: "jsonl", What: "recall's JSONL (one message per line)"}
+	// Agents read by the qwen, copilot and cline packages.
+	FormatQwen    = Format{Source: "qwen-code", Alias: "qwen", What: "a Qwen Code chat recording"}
+	FormatCopilot = Format{Source: "copilot-cli", Alias: "copilot", What: "a Copilot CLI events.jsonl"}
+	FormatCline   = Format{Source: "cline", Alias: "cline", What: "a Cline session (messages.json)"}
 )
 
 // FormatOf is the Format an importer reads, by its Name.
 func FormatOf(source string) Format {
-	for _, f := range []Format{FormatClaude, FormatCodex, FormatGemini, FormatHermes, FormatJSONL} {
+	for _, f := range []Format{FormatClaude, FormatCodex, FormatGemini, FormatHermes, FormatJSONL, FormatQwen, FormatCopilot, FormatCline} {
 		if f.Source == source {
 			return f
 		}
@@ -143,6 +148,8 @@ func wholeDocument(br *bufio.Reader) (map[string]json.RawMessage, bool) {
 // detectDocument names a whole-file JSON document.
 func detectDocument(doc map[string]json.RawMessage) Format {
 	switch {
+	case has(doc, "sessionId") && has(doc, "messages") && has(doc, "origin"):
+		return FormatCline
 	case has(doc, "sessionId") && (has(doc, "messages") || has(doc, "projectHash")):
 		return FormatGemini
 	case has(doc, "session") && has(doc, "items"): // Codex's rollout-*.json before JSONL
@@ -170,6 +177,10 @@ func detectRecord(obj map[string]json.RawMessage) Format {
 	switch {
 	case typ != "" && has(obj, "payload"):
 		return FormatCodex // {"timestamp", "type": "session_meta"|"response_item"|..., "payload"}
+	case has(obj, "provenance") && has(obj, "uuid") && has(obj, "sessionId"):
+		return FormatQwen // a ChatRecord: Claude Code's shape plus provenance
+	case strings.Contains(typ, ".") && has(obj, "data") && has(obj, "id"):
+		return FormatCopilot // {"type": "session.start"|"user.message"|..., "data", "id", "parentId"}
 	case claudeTypes[typ] && (has(obj, "sessionId") || has(obj, "uuid") || has(obj, "leafUuid") || has(obj, "parentUuid")):
 		return FormatClaude
 	case has(obj, "$set") || has(obj, "$rewindTo"):

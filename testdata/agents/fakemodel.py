@@ -22,7 +22,9 @@ A main-loop request (one that offers tools) is answered from the first non-side 
 in the latest user message the person typed (not a tool result); the reply index is the number of
 assistant turns after that message, so a reply with a tool call is followed, once the agent has sent the
 tool's result, by the next reply. When the replies run out, "done" (default "Done.") is sent.
-A request without tools (titles, summaries, routers, classifiers) is a side request: the first side entry
+With FAKE_MAIN=always every request is a main-loop request (agents that describe their tools in the
+system prompt and send none, such as Cline 2.x with its XML tool calls). Otherwise a request without
+tools (titles, summaries, routers, classifiers) is a side request: the first side entry
 whose match occurs in the system text or the last message answers it, else a plausible default (a JSON
 title when the prompt asks for JSON and a title, a summary for summaries, "ok" otherwise).
 
@@ -50,6 +52,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 LOG = os.environ.get("FAKE_LOG", "requests.jsonl")
 SCRIPT = os.environ.get("FAKE_SCRIPT", "script.json")
 PORT = int(os.environ.get("FAKE_PORT", "18765"))
+MAIN_ALWAYS = os.environ.get("FAKE_MAIN", "") == "always"
 CHUNK = 40  # characters per streamed delta
 
 _lock = threading.Lock()
@@ -332,7 +335,7 @@ class Handler(BaseHTTPRequestHandler):
                           or "json" in str(gen_cfg.get("responseMimeType", "")).lower()
                           or (body.get("response_format") or {}).get("type", "").startswith("json")
                           or (body.get("text") or {}).get("format", {}).get("type", "").startswith("json"))
-        if has_tools:
+        if has_tools or MAIN_ALWAYS:
             blocks, match, step = pick_main(turns)
             kind = "main"
         else:

@@ -1,0 +1,107 @@
+package cline
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/importtest"
+)
+
+// data is a fixture's ~/.cline/data, written by Cline itself
+// (testdata/agents/<agent>/drive.sh).
+func data(t *testing.T, agent string) string {
+	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", agent, "home", ".cline", "data")
+}
+
+const (
+	sessQA    = "1796467193989_q3gjm"
+	sessTools = "1796467227435_sd2dw"
+	sessZH    = "1796467259857_ph78j"
+	sessAgent = "1796467325630_anpw3"
+	child     = sessAgent + "__agent_1796467331177_rogo6u"
+	cwd       = "/tmp/recall-drive-cline/home/demo"
+)
+
+// TestCline3 imports what Cline CLI 3.0.65 wrote.
+func TestCline3(t *testing.T) {
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, &Source{}, data(t, "cline"))
+	if rep.Files != 5 || rep.Sessions != 5 || rep.Messages != 20 || rep.Malformed != 0 || rep.Skipped != 0 {
+		t.Fatalf("report = %+v", rep)
+	}
+	d := importtest.Dump(t, st)
+	for id, want := range map[string]struct {
+		n       int
+		in, out int64
+		title   string
+	}{
+		sessQA:    {2, 5458, 80, "Reverse a string in Go, as markdown with a code block"},
+		sessTools: {6, 16652, 68, "List the files here, then read missing.txt"},
+		sessZH:    {4, 10932, 29, "用中文解释 Go 的并发"},
+		sessAgent: {4, 11028, 52, "Delegate counting the words of hello.txt to a sub-agent"},
+		child:     {4, 4572, 26, "Count the words in hello.txt with wc -w and report the number."},
+	} {
+		s := d[id]
+		if len(s.Msgs) != want.n || s.InputTokens != want.in || s.OutputTokens != want.out || s.Title != want.title {
+			t.Errorf("%s: %d messages, tokens %d/%d, title %q; want %+v", id, len(s.Msgs), s.InputTokens, s.OutputTokens, s.Title, want)
+		}
+		if s.Cwd != cwd || s.Model != "fake-model" || s.Source != SourceName {
+			t.Errorf("%s: cwd %q model %q source %q", id, s.Cwd, s.Model, s.Source)
+		}
+	}
+	if len(d) != 5 {
+		t.Errorf("sessions %v", importtest.IDs(d))
+	}
+	// The <user_input> wrapper is Cline's; the text inside is the person's.
+	if m := d[sessQA].Msgs; m[0].Content != "Reverse a string in Go, as markdown with a code block" || m[0].Kind != "" ||
+		m[1].Reasoning != "The user wants a short Go function; runes keep it UTF-8 safe." || !strings.Contains(m[1].Content, "```go\nfunc Reverse") {
+		t.Errorf("Q&A: %v", m)
+	}
+	importtest.SameMsgs(t, "tools", d[sessTools].Msgs, []importtest.Msg{
+		{Role: "user", Content: "List the files here, then read missing.txt"},
+		{Role: "assistant", Content: "I will list the folder.", Tokens: 24, ToolCalls: importtest.Calls("call_a7830e4ce78d4a74aa4df8fc", "run_commands", `{"commands":["ls -1"]}`)},
+		{Role: "tool", Content: "hello.txt", ToolCallID: "call_a7830e4ce78d4a74aa4df8fc", ToolName: "run_commands"},
+		{Role: "assistant", Tokens: 26, ToolCalls: importtest.Calls("call_59be950321544903a2f1d7f1", "read_files", `{"files":[{"path":"/tmp/recall-drive-cline/home/demo/missing.txt"}]}`)},
+		{Role: "tool", Content: "Error reading file: ENOENT: no such file or directory, statx '/tmp/recall-drive-cline/home/demo/missing.txt'",
+			ToolCallID: "call_59be950321544903a2f1d7f1", ToolName: "read_files", Finish: "error"},
+		{Role: "assistant", Content: "The folder holds `hello.txt`; `missing.txt` does not exist.", Tokens: 18},
+	})
+	if zh := d[sessZH].Msgs; zh[2].Content != "再举一个例子" || zh[2].Kind != "" || !strings.HasPrefix(zh[3].Content, "另一个例子") {
+		t.Errorf("resumed: %v", zh)
+	}
+	c := d[child]
+	if c.ParentID != sessAgent || c.ModelConfig != `{"_delegate_from":"`+sessAgent+`"}` || c.Msgs[0].Kind != store.DisplayKindAgent {
+		t.Errorf("child %+v %v", c.Session, c.Msgs)
+	}
+	if rep := importtest.Run(t, st, &Source{}, data(t, "cline")); rep.Unchanged != 5 || rep.Messages != 0 {
+		t.Errorf("second run %+v", rep)
+	}
+}
+
+// TestRewritten: Cline rewrites the whole file; a rewrite with one more
+// turn re-imports it without doubling, and a file caught half written is
+// reported and left for the next run.
+func TestRewritten(t *testing.T) {
+	dir := importtest.CopyTree(t, data(t, "cline"))
+	file := filepath.Join(dir, "sessions", sessZH, sessZH+".messages.json")
+	full, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	importtest.Write(t, file, string(full[:len(full)/2]))
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, &Source{}, file)
+	if rep.Failed != 1 || !strings.Contains(importtest.Problems(rep), "invalid JSON") {
+		t.Fatalf("half written: %+v", rep)
+	}
+	importtest.Write(t, file, string(full))
+	importtest.Run(t, st, &Source{}, file)
+	importtest.Touch(t, file)
+	importtest.Run(t, st, &Source{}, file)
+	if n := len(importtest.Dump(t, st)[sessZH].Msgs); n != 4 {
+		t.Errorf("%d messages after rewrites, want 4", n)
+	}
+}
