@@ -173,6 +173,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		if src.Name() == jsonl.SourceName && len(paths) == 0 {
 			return usageError("jsonl needs a FILE (or - for standard input)")
 		}
+		if pr, ok := src.(importer.PathRequired); ok && len(paths) == 0 {
+			return usageError("%s has no default location: name %s", src.Name(), pr.PathHint())
+		}
 		for _, p := range paths {
 			if p == "-" && src.Name() != jsonl.SourceName {
 				return usageError("only jsonl reads standard input (-)")
