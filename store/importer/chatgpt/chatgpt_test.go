@@ -1,8 +1,8 @@
 package chatgpt
 
 import (
-	"context"
 	"archive/zip"
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
