@@ -1,0 +1,34 @@
+package recall
+
+import (
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// TestResumeMore: the agents imported from their on-disk formats resume
+// with their own command; the web chats and editors that have none say so
+// instead of starting hermes (what an unknown source used to get).
+func TestResumeMore(t *testing.T) {
+	for _, tc := range []struct {
+		source, id string
+		args       []string
+	}{
+		{"crush", "7c1d0e52", []string{"crush", "--session", "7c1d0e52"}},
+		{"chatgpt", "6751a3f0", nil},
+		{"claude-ai", "1f0e2d3c", nil},
+	} {
+		r, err := PlanResume(store.Session{ID: tc.id, Source: tc.source})
+		if tc.args == nil {
+			if !errors.Is(err, ErrCannotResume) || r.Args != nil {
+				t.Errorf("%s: %v, %v: want ErrCannotResume and no command", tc.source, r.Args, err)
+			}
+			continue
+		}
+		if err != nil || !slices.Equal(r.Args, tc.args) {
+			t.Errorf("%s: %v, %v: want %v", tc.source, r.Args, err, tc.args)
+		}
+	}
+}
