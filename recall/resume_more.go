@@ -10,6 +10,7 @@ var moreResume = map[string]func(id string) []string{
 	"crush":     func(id string) []string { return []string{"crush", "--session", id} },
 	"chatgpt":   nil,
 	"claude-ai": nil,
+	"cursor":    nil,
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

@@ -19,6 +19,7 @@ func TestResumeMore(t *testing.T) {
 		{"crush", "7c1d0e52", []string{"crush", "--session", "7c1d0e52"}},
 		{"chatgpt", "6751a3f0", nil},
 		{"claude-ai", "1f0e2d3c", nil},
+		{"cursor", "5a8e2c1d", nil},
 	} {
 		r, err := PlanResume(store.Session{ID: tc.id, Source: tc.source})
 		if tc.args == nil {
