@@ -7,10 +7,11 @@ import "fmt"
 // it, or nil when there is none (a web chat's export, an editor's chat
 // panel, an agent without a per-session resume).
 var moreResume = map[string]func(id string) []string{
-	"crush":     func(id string) []string { return []string{"crush", "--session", id} },
-	"chatgpt":   nil,
-	"claude-ai": nil,
-	"cursor":    nil,
+	"crush":        func(id string) []string { return []string{"crush", "--session", id} },
+	"chatgpt":      nil,
+	"claude-ai":    nil,
+	"cursor":       nil,
+	"cursor-agent": func(id string) []string { return []string{"cursor-agent", "--resume", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is
