@@ -69,7 +69,7 @@ func runWatch(env *Env, c *Command, args []string) error {
 			return usageError("jsonl has no default location to watch; import files with 'recall import jsonl FILE'")
 		}
 		if _, ok := src.(importer.PathRequired); ok {
-			return usageError("%s has no default location to watch; import the export with 'recall import %s FILE'", src.Name(), src.Name())
+			return usageError("%s has no default location to watch; import it with 'recall import %s PATH'", src.Name(), src.Name())
 		}
 		srcs = append(srcs, src)
 	}
