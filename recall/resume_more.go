@@ -11,6 +11,7 @@ var moreResume = map[string]func(id string) []string{
 	"chatgpt":      nil,
 	"claude-ai":    nil,
 	"cursor":       nil,
+	"aider":        nil,
 	"cursor-agent": func(id string) []string { return []string{"cursor-agent", "--resume", id} },
 }
 
