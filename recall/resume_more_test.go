@@ -21,6 +21,7 @@ func TestResumeMore(t *testing.T) {
 		{"claude-ai", "1f0e2d3c", nil},
 		{"cursor", "5a8e2c1d", nil},
 		{"aider", "aider-de2703da-20250601T090000-1", nil},
+		{"goose", "20251108_1", []string{"goose", "session", "--resume", "--session-id", "20251108_1"}},
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
 	} {
 		r, err := PlanResume(store.Session{ID: tc.id, Source: tc.source})
