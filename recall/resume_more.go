@@ -12,6 +12,7 @@ var moreResume = map[string]func(id string) []string{
 	"claude-ai":    nil,
 	"cursor":       nil,
 	"aider":        nil,
+	"droid":        func(id string) []string { return []string{"droid", "--resume", id} },
 	"goose":        func(id string) []string { return []string{"goose", "session", "--resume", "--session-id", id} },
 	"cursor-agent": func(id string) []string { return []string{"cursor-agent", "--resume", id} },
 }

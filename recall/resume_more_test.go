@@ -21,6 +21,7 @@ func TestResumeMore(t *testing.T) {
 		{"claude-ai", "1f0e2d3c", nil},
 		{"cursor", "5a8e2c1d", nil},
 		{"aider", "aider-de2703da-20250601T090000-1", nil},
+		{"droid", "b1c2d3e4", []string{"droid", "--resume", "b1c2d3e4"}},
 		{"goose", "20251108_1", []string{"goose", "session", "--resume", "--session-id", "20251108_1"}},
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
 	} {
