@@ -13,6 +13,7 @@ var moreResume = map[string]func(id string) []string{
 	"cursor":       nil,
 	"aider":        nil,
 	"droid":        func(id string) []string { return []string{"droid", "--resume", id} },
+	"amp":          func(id string) []string { return []string{"amp", "threads", "continue", id} },
 	"goose":        func(id string) []string { return []string{"goose", "session", "--resume", "--session-id", id} },
 	"cursor-agent": func(id string) []string { return []string{"cursor-agent", "--resume", id} },
 }

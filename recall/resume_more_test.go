@@ -22,6 +22,7 @@ func TestResumeMore(t *testing.T) {
 		{"cursor", "5a8e2c1d", nil},
 		{"aider", "aider-de2703da-20250601T090000-1", nil},
 		{"droid", "b1c2d3e4", []string{"droid", "--resume", "b1c2d3e4"}},
+		{"amp", "T-019b9d03", []string{"amp", "threads", "continue", "T-019b9d03"}},
 		{"goose", "20251108_1", []string{"goose", "session", "--resume", "--session-id", "20251108_1"}},
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
 	} {
