@@ -59,7 +59,7 @@ func Detect(path string) Format {
 	head, _ := br.Peek(16)
 	switch {
 	case bytes.HasPrefix(head, []byte("SQLite format 3\x00")):
-		return FormatHermes
+		return detectSQLite(path)
 	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}): // zstd: Codex compresses old rollouts
 		return FormatCodex
 	}
