@@ -430,7 +430,11 @@ func (p *importProgress) update(pg importer.Progress) {
 	}
 	p.last = now
 	frac := 0.0
-	if pg.FilesTotal > 0 {
+	switch {
+	case pg.BytesTotal > 0:
+		// By bytes: one data export of 300 MB is a single file.
+		frac = float64(pg.BytesDone) / float64(pg.BytesTotal)
+	case pg.FilesTotal > 0:
 		frac = float64(pg.FilesDone) / float64(pg.FilesTotal)
 	}
 	rate := 0.0

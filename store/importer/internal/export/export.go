@@ -197,7 +197,8 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 			if err := w.flush(); err != nil {
 				return rep, err
 			}
-			importer.FileProgress(ctx, int64(float64(cnt.n)*scale), rep.Messages)
+			// What the decoder consumed, not what the buffer read ahead.
+			importer.FileProgress(ctx, int64(float64(dec.InputOffset())*scale), rep.Messages)
 		}
 	}
 	if err := w.flush(); err != nil {
