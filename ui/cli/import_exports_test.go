@@ -37,26 +37,8 @@ func TestImportNeedsPath(t *testing.T) {
 func TestImportAllFindsExportsAgents(t *testing.T) {
 	home := isolateAgents(t)
 	t.Setenv("CRUSH_GLOBAL_DATA", filepath.Join(home, "absent-crush"))
-	copyInto := func(fixture, dst string) {
-		src := filepath.Join("..", "..", "testdata", "importers", fixture)
-		err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
-			if err != nil || fi.IsDir() {
-				return err
-			}
-			rel, _ := filepath.Rel(src, p)
-			b, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
-				return err
-			}
-			return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-	}
+	copyInto := copyFixture(t)
+	copyInto("droid/sessions", filepath.Join(home, ".factory", "sessions"))
 	copyInto("droid/sessions", filepath.Join(home, ".factory", "sessions"))
 	copyInto("amp/threads", filepath.Join(home, "data", "amp", "threads"))
 	db := filepath.Join(t.TempDir(), "state.db")
@@ -92,5 +74,52 @@ func TestImportAllFindsExportsAgents(t *testing.T) {
 		if code, _, errOut := runCLI(t, false, "--db", db, "import", "crush", crush); code != 0 || strings.Contains(errOut, "looks like") {
 			t.Errorf("import crush, run %d: exit %d, %s", i+1, code, errOut)
 		}
+	}
+}
+
+// copyFixture returns a function copying testdata/importers/<fixture> to dst.
+func copyFixture(t *testing.T) func(fixture, dst string) {
+	return func(fixture, dst string) {
+		src := filepath.Join("..", "..", "testdata", "importers", fixture)
+		err := filepath.Walk(src, func(p string, fi os.FileInfo, err error) error {
+			if err != nil || fi.IsDir() {
+				return err
+			}
+			rel, _ := filepath.Rel(src, p)
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			if err := os.MkdirAll(filepath.Dir(filepath.Join(dst, rel)), 0o755); err != nil {
+				return err
+			}
+			return os.WriteFile(filepath.Join(dst, rel), b, 0o644)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// TestWatchDroid: `recall watch` follows Droid's sessions folder: the
+// first poll imports the session, a line Droid appends is the next one's.
+func TestWatchDroid(t *testing.T) {
+	home := isolateAgents(t)
+	copyFixture(t)("droid/sessions", filepath.Join(home, ".factory", "sessions"))
+	db := filepath.Join(t.TempDir(), "state.db")
+	code, out, errOut := runCLI(t, false, "--db", db, "watch", "--once", "droid")
+	if code != 0 || !strings.Contains(out, "droid: +7 messages") {
+		t.Fatalf("first poll: exit %d, %q %q", code, out, errOut)
+	}
+	file := filepath.Join(home, ".factory", "sessions", "-home-dev-api", "b1c2d3e4-5f60-4718-9a2b-3c4d5e6f7a8b.jsonl")
+	f, err := os.OpenFile(file, os.O_APPEND|os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(`{"type":"message","id":"m9","timestamp":"2025-12-01T08:02:00.000Z","message":{"role":"user","content":"ship it"}}` + "\n")
+	f.Close()
+	code, out, _ = runCLI(t, false, "--db", db, "watch", "--once", "droid")
+	if code != 0 || !strings.Contains(out, "droid: +1 messages") {
+		t.Fatalf("second poll: exit %d, %q", code, out)
 	}
 }
