@@ -39,7 +39,6 @@ func TestImportAllFindsExportsAgents(t *testing.T) {
 	t.Setenv("CRUSH_GLOBAL_DATA", filepath.Join(home, "absent-crush"))
 	copyInto := copyFixture(t)
 	copyInto("droid/sessions", filepath.Join(home, ".factory", "sessions"))
-	copyInto("droid/sessions", filepath.Join(home, ".factory", "sessions"))
 	copyInto("amp/threads", filepath.Join(home, "data", "amp", "threads"))
 	db := filepath.Join(t.TempDir(), "state.db")
 	code, out, errOut := runCLI(t, false, "--db", db, "import", "all", "--json")
