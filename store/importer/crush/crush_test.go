@@ -154,3 +154,27 @@ func TestHalfWritten(t *testing.T) {
 		t.Errorf("half-written: %+v, want it skipped for the next run", rep)
 	}
 }
+
+// TestLocked: a crush.db another process holds an exclusive lock on (a
+// rollback-journal database mid-write) is passed over without an error,
+// nothing recorded, and imported on the next run once the lock is gone.
+func TestLocked(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, ".crush", "crush.db")
+	w := it.LiveDB(t, path, it.Fixtures(t, "crush"), "PRAGMA journal_mode=DELETE", "schema.sql", "seed.sql")
+	t.Setenv("CRUSH_GLOBAL_DATA", filepath.Join(dir, "none"))
+	if err := w.Exec("BEGIN EXCLUSIVE; UPDATE sessions SET title = title"); err != nil {
+		t.Fatal(err)
+	}
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, dir)
+	if rep.Failed != 0 || rep.Skipped != 1 || rep.Messages != 0 || len(rep.Problems) != 0 {
+		t.Errorf("locked: %+v, want it passed over", rep)
+	}
+	if err := w.Exec("COMMIT"); err != nil {
+		t.Fatal(err)
+	}
+	if rep := it.Run(t, st, &Source{}, dir); rep.Files != 1 || rep.Messages != 10 {
+		t.Errorf("after the lock: %+v, want the 10 messages", rep)
+	}
+}
