@@ -62,6 +62,8 @@ func Detect(path string) Format {
 		return detectSQLite(path)
 	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}): // zstd: Codex compresses old rollouts
 		return FormatCodex
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("[")):
+		return detectExport(path) // a data export: its zip or its conversations.json
 	}
 	if doc, ok := wholeDocument(br); ok {
 		return detectDocument(doc)

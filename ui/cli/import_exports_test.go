@@ -122,3 +122,19 @@ func TestWatchDroid(t *testing.T) {
 		t.Fatalf("second poll: exit %d, %q", code, out)
 	}
 }
+
+// TestImportWrongExport: a ChatGPT export given to the Claude.ai importer
+// (and the other way round) names the command that reads it, exit 1.
+func TestImportWrongExport(t *testing.T) {
+	fix := func(rel string) string { return filepath.Join("..", "..", "testdata", "importers", rel) }
+	for _, tc := range []struct{ source, path, want string }{
+		{"claude-ai", fix("chatgpt/conversations.json"), "this looks like a ChatGPT data export: use `recall import chatgpt "},
+		{"chatgpt", fix("claudeai/conversations.json"), "this looks like a Claude.ai data export: use `recall import claude-ai "},
+	} {
+		db := filepath.Join(t.TempDir(), "state.db")
+		code, out, errOut := runCLI(t, false, "--db", db, "import", tc.source, tc.path)
+		if code != 1 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("import %s %s: exit %d\n%s%s", tc.source, tc.path, code, out, errOut)
+		}
+	}
+}
