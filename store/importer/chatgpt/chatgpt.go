@@ -12,6 +12,7 @@ package chatgpt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"math"
 	"strings"
 	"time"
@@ -202,8 +203,14 @@ func (c *conversation) newestLeaf() string {
 func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) {
 	var c conversation
 	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Malformed("conversation: %s", importer.DecodeProblem(err))
-		return export.Conversation{}, false
+		// A field of the wrong kind costs only that field: the decoder
+		// filled the others, and the conversation is imported without it.
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || c.ConversationID == "" && c.ID == "" {
+			t.Malformed("conversation: %s", importer.DecodeProblem(err))
+			return export.Conversation{}, false
+		}
+		t.Malformed("conversation: %s (imported without it)", importer.DecodeProblem(err))
 	}
 	id := c.ConversationID
 	if id == "" {

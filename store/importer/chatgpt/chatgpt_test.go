@@ -158,3 +158,26 @@ func bytesReplace(b []byte, old, new string) []byte {
 	}
 	return b
 }
+
+// TestOddConversations: a conversation that is not an object is reported
+// and passed over; one with a field of the wrong kind is imported without
+// that field; a parent cycle in the mapping ends the walk.
+func TestOddConversations(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "conversations.json")
+	body := `[42,
+	{"conversation_id":"y","title":7,"create_time":1733400000,"mapping":{"a":{"message":{"id":"m1","author":{"role":"user"},"content":{"content_type":"text","parts":[null, 5, "hi there"]}},"parent":null}},"current_node":"a"},
+	{"conversation_id":"z","create_time":1733400000,"mapping":{"a":{"message":{"id":"m2","author":{"role":"user"},"content":{"content_type":"text","parts":["loop"]}},"parent":"b"},"b":{"message":null,"parent":"a"}},"current_node":"a"}]`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, file)
+	if rep.Sessions != 2 || rep.Messages != 2 || rep.Malformed != 2 || len(rep.Problems) != 2 ||
+		rep.Problems[0].Msg != "conversation: a number, not an object" ||
+		rep.Problems[1].Msg != `conversation: "title" is a number, not text (imported without it)` {
+		t.Errorf("report = %+v", rep)
+	}
+	d := it.Dump(t, st)
+	it.SameMsgs(t, "y", d["y"].Msgs, []it.Msg{{Role: "user", Content: "hi there"}})
+	it.SameMsgs(t, "z", d["z"].Msgs, []it.Msg{{Role: "user", Content: "loop"}})
+}

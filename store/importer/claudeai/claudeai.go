@@ -12,6 +12,7 @@ package claudeai
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -137,8 +138,14 @@ func (c *conversation) branch() []message {
 func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) {
 	var c conversation
 	if err := json.Unmarshal(raw, &c); err != nil {
-		t.Malformed("conversation: %s", importer.DecodeProblem(err))
-		return export.Conversation{}, false
+		// A field of the wrong kind costs only that field: the decoder
+		// filled the others, and the conversation is imported without it.
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) || c.UUID == "" {
+			t.Malformed("conversation: %s", importer.DecodeProblem(err))
+			return export.Conversation{}, false
+		}
+		t.Malformed("conversation: %s (imported without it)", importer.DecodeProblem(err))
 	}
 	if c.UUID == "" {
 		t.Malformed("%s", importer.MissingField("conversation", "uuid", raw))
