@@ -22,6 +22,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"time"
 
@@ -65,14 +66,18 @@ func UserDir() string {
 
 // DefaultPaths is the global state.vscdb.
 func (*Source) DefaultPaths() []string {
-	if d := UserDir(); d != "" {
-		return []string{filepath.Join(d, "globalStorage", "state.vscdb")}
+	d := UserDir()
+	if d == "" {
+		return nil
 	}
-	return nil
+	// The workspaces' databases hold the older chat panel's tabs.
+	ws, _ := filepath.Glob(filepath.Join(d, "workspaceStorage", "*", "state.vscdb"))
+	sort.Strings(ws)
+	return append([]string{filepath.Join(d, "globalStorage", "state.vscdb")}, ws...)
 }
 
-// Discover returns named files, and in a named folder its state.vscdb or
-// globalStorage/state.vscdb.
+// Discover returns named files, and in a named folder (Cursor's User
+// folder or its parent) the global state.vscdb and every workspace's.
 func (*Source) Discover(paths []string) ([]string, error) {
 	files, dirs, err := importer.SplitPaths(paths)
 	if err != nil {
@@ -86,6 +91,11 @@ func (*Source) Discover(paths []string) ([]string, error) {
 				break
 			}
 		}
+		for _, user := range []string{d, filepath.Join(d, "User")} {
+			ws, _ := filepath.Glob(filepath.Join(user, "workspaceStorage", "*", "state.vscdb"))
+			sort.Strings(ws)
+			files = append(files, ws...)
+		}
 	}
 	return files, nil
 }
@@ -97,14 +107,23 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 		if err != nil {
 			return nil, err
 		}
-		if !cols["key"] || !cols["value"] {
-			return nil, fmt.Errorf("%s has no cursorDiskKV table: is it Cursor's globalStorage/state.vscdb?", file)
+		tabs, tabHeads, err := readTabs(db)
+		if err != nil {
+			return nil, err
 		}
-		return &reader{db: db}, nil
+		// A workspace's database without chats (most of them) has
+		// nothing to import; it is no error.
+		return &reader{db: db, kv: cols["key"] && cols["value"], tabs: tabs, tabHeads: tabHeads, cwd: workspaceFolder(file)}, nil
 	})
 }
 
-type reader struct{ db *sqlitero.DB }
+type reader struct {
+	db       *sqlitero.DB
+	kv       bool               // the database has cursorDiskKV (composers)
+	tabs     map[string]chatTab // the older chat panel's tabs (workspace databases)
+	tabHeads []export.Head
+	cwd      string // the workspace's folder, for a workspace database
+}
 
 // bubbleRange is the key range of a composer's bubbles (the key's unique
 // index serves it).
@@ -115,6 +134,9 @@ func bubbleRange(id string) []any {
 // Heads lists composers with a fingerprint of their data and of their
 // bubbles' count and total size.
 func (r *reader) Heads() ([]export.Head, error) {
+	if !r.kv {
+		return r.tabHeads, nil
+	}
 	type row struct{ id, sum string }
 	var rows []row
 	err := r.db.Query(`SELECT substr(key, 14), value FROM cursorDiskKV WHERE key >= 'composerData:' AND key < 'composerData;' ORDER BY key`,
@@ -139,7 +161,7 @@ func (r *reader) Heads() ([]export.Head, error) {
 		}
 		out = append(out, export.Head{ID: rw.id, Fingerprint: fmt.Sprintf("%s/%d/%d", rw.sum, n, size)})
 	}
-	return out, nil
+	return append(out, r.tabHeads...), nil
 }
 
 type composer struct {
@@ -195,6 +217,10 @@ func ms(v int64) time.Time {
 
 // Load reads one composer and its bubbles, in header order.
 func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bool, error) {
+	if tab, ok := r.tabs[h.ID]; ok {
+		c, ok := loadTab(tab, r.cwd, t)
+		return c, ok, nil
+	}
 	var raw string
 	err := r.db.Query(`SELECT value FROM cursorDiskKV WHERE key = ?`, []any{"composerData:" + h.ID}, func(rw sqlitero.Row) error {
 		raw = rw.Text(0)
@@ -242,6 +268,9 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 	}
 	sess := store.Session{ID: h.ID, Source: SourceName, Title: textutil.Title(c.Name), Model: c.ModelConfig.ModelName,
 		StartedAt: ms(c.CreatedAt), EndedAt: ms(c.LastUpdatedAt), Archived: c.Archived}
+	if sess.Cwd == "" {
+		sess.Cwd = r.cwd
+	}
 	if sess.Model == "default" {
 		sess.Model = "" // Cursor's "auto": the model is not recorded
 	}

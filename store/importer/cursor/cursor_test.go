@@ -1,6 +1,7 @@
 package cursor
 
 import (
+	"os"
 	"path/filepath"
 	"testing"
 	"time"
@@ -66,4 +67,32 @@ func TestImport(t *testing.T) {
 	if n := it.Count(it.Dump(t, st)); n != 8 {
 		t.Errorf("%d messages, want 8", n)
 	}
+}
+
+// TestChatPanel: the chat panel Cursor had before composers lives in each
+// workspace's database (ItemTable chatdata): its tabs are imported with the
+// workspace's folder as cwd; workspaces without chats are passed over.
+func TestChatPanel(t *testing.T) {
+	dir := t.TempDir()
+	fix := it.Fixtures(t, "cursor")
+	it.LiveDB(t, filepath.Join(dir, "User", "globalStorage", "state.vscdb"), fix, "schema.sql", "seed.sql")
+	ws := filepath.Join(dir, "User", "workspaceStorage", "3f9e2b", "state.vscdb")
+	it.LiveDB(t, ws, fix, "schema.sql", "workspace-chat.sql")
+	if err := os.WriteFile(filepath.Join(filepath.Dir(ws), "workspace.json"), []byte(`{"folder":"file:///home/dev/legacy-app"}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	it.LiveDB(t, filepath.Join(dir, "User", "workspaceStorage", "a1b2c3", "state.vscdb"), fix, "schema.sql")
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, dir)
+	if rep.Files != 3 || rep.Failed != 0 || rep.Sessions != 3 || rep.Messages != 9 || rep.Skipped != 3 || rep.Malformed != 0 {
+		t.Errorf("report = %+v", rep)
+	}
+	d := it.Dump(t, st)
+	const tab = "7d0c4a1e-legacy-tab-0001"
+	it.SameSession(t, d[tab].Session, store.Session{ID: tab, Source: "cursor", Model: "gpt-4", Title: "Why is the build slow",
+		StartedAt: time.UnixMilli(1700000000000), Cwd: "/home/dev/legacy-app", MessageCount: 2})
+	it.SameMsgs(t, tab, d[tab].Msgs, []it.Msg{
+		{Role: "user", Content: "why is the webpack build slow?"},
+		{Role: "assistant", Content: "Enable webpack's filesystem cache (cache: {type: 'filesystem'})."},
+	})
 }
