@@ -35,6 +35,9 @@ type Resume struct {
 // the agent that wrote it. Hermes' own sources (cli, telegram, discord, ...)
 // resume in hermes.
 func resumeArgv(source, id string) []string {
+	if argv, ok := moreResumeArgv(source, id); ok {
+		return argv
+	}
 	switch source {
 	case "claude-code", "claude":
 		return []string{"claude", "--resume", id}
@@ -113,6 +116,9 @@ func PlanResume(sess store.Session) (Resume, error) {
 		id = parent
 	}
 	r.Args = resumeArgv(sess.Source, id)
+	if len(r.Args) == 0 {
+		return r, noResume(sess.ID, sess.Source)
+	}
 	if sess.Cwd == "" {
 		return r, nil
 	}

@@ -64,9 +64,11 @@ func Detect(path string) Format {
 	head, _ := br.Peek(16)
 	switch {
 	case bytes.HasPrefix(head, []byte("SQLite format 3\x00")):
-		return FormatHermes
+		return detectSQLite(path)
 	case bytes.HasPrefix(head, []byte{0x28, 0xb5, 0x2f, 0xfd}): // zstd: Codex compresses old rollouts
 		return FormatCodex
+	case bytes.HasPrefix(head, []byte("PK\x03\x04")), bytes.HasPrefix(bytes.TrimLeft(head, "\xef\xbb\xbf \t\r\n"), []byte("[")):
+		return detectExport(path) // a data export: its zip or its conversations.json
 	}
 	if doc, ok := wholeDocument(br); ok {
 		return detectDocument(doc)

@@ -277,13 +277,22 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
+		ictx := ctx
+		if opt.Progress != nil {
+			// A large file (a data export) reports bytes within it.
+			i, base, msgs := i, done, rep.Messages
+			ictx = withFileProgress(ctx, func(b int64, n int) {
+				opt.Progress(Progress{Source: src.Name(), File: f, FilesDone: i, FilesTotal: len(files),
+					BytesDone: base + min(b, sizes[i]), BytesTotal: total, Messages: msgs + n, Elapsed: time.Since(start)})
+			})
+		}
 		var r Report
 		_, err := StatRegular(f)
 		var nr *NotRegularError
 		if !errors.As(err, &nr) {
 			// A pipe or a device is never handed to the source: opening
 			// a FIFO blocks, and /dev/zero never ends.
-			r, err = src.Import(ctx, st, f)
+			r, err = src.Import(ictx, st, f)
 		}
 		done += sizes[i]
 		if err != nil {

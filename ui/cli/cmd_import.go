@@ -174,6 +174,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		if src.Name() == jsonl.SourceName && len(paths) == 0 {
 			return usageError("jsonl needs a FILE (or - for standard input)")
 		}
+		if pr, ok := src.(importer.PathRequired); ok && len(paths) == 0 {
+			return usageError("%s has no default location: name %s", src.Name(), pr.PathHint())
+		}
 		for _, p := range paths {
 			if p == "-" && src.Name() != jsonl.SourceName {
 				return usageError("only jsonl reads standard input (-)")
@@ -438,7 +441,11 @@ func (p *importProgress) update(pg importer.Progress) {
 	}
 	p.last = now
 	frac := 0.0
-	if pg.FilesTotal > 0 {
+	switch {
+	case pg.BytesTotal > 0:
+		// By bytes: one data export of 300 MB is a single file.
+		frac = float64(pg.BytesDone) / float64(pg.BytesTotal)
+	case pg.FilesTotal > 0:
 		frac = float64(pg.FilesDone) / float64(pg.FilesTotal)
 	}
 	rate := 0.0

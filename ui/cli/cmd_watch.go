@@ -69,6 +69,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 		if src.Name() == jsonl.SourceName {
 			return usageError("jsonl has no default location to watch; import files with 'recall import jsonl FILE'")
 		}
+		if _, ok := src.(importer.PathRequired); ok {
+			return usageError("%s has no default location to watch; import it with 'recall import %s PATH'", src.Name(), src.Name())
+		}
 		srcs = append(srcs, src)
 	}
 

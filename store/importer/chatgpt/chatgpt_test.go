@@ -1,0 +1,183 @@
+package chatgpt
+
+import (
+	"archive/zip"
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	it "github.com/recall-dev/recall/store/importer/internal/importtest"
+)
+
+const (
+	convA = "6751a3f0-1c2d-8000-9f3e-0b1c2d3e4f50" // a branch: a regenerated answer
+	convB = "6751b000-2222-8000-aaaa-111122223333" // o3 thoughts, a python call, an image
+	convC = "6751c111-3333-8000-bbbb-444455556666" // empty
+	convD = "6751d222-4444-8000-cccc-777788889999" // archived, web.run
+)
+
+func at(sec float64) time.Time { return epoch(sec) }
+
+func fixture(t *testing.T) string {
+	return filepath.Join(it.Fixtures(t, "chatgpt"), "conversations.json")
+}
+
+func check(t *testing.T, st *store.Store) {
+	t.Helper()
+	d := it.Dump(t, st)
+	// An archived conversation is archived in recall too: left out of the
+	// recent list, still searched.
+	d[convD] = one(t, st, convD)
+	if len(d) != 3 || it.Count(d) != 12 {
+		t.Fatalf("%d sessions, %d messages: want 3 and 12 (%v)", len(d), it.Count(d), it.IDs(d))
+	}
+	if _, ok := d[convC]; ok {
+		t.Errorf("the empty conversation was imported")
+	}
+	for _, tc := range []struct {
+		want store.Session
+		msgs []it.Msg
+	}{
+		{store.Session{ID: convA, Source: "chatgpt", Model: "gpt-4o", Title: "Nginx reload drops connections",
+			StartedAt: at(1733403000.5), EndedAt: at(1733403400.25), MessageCount: 4}, []it.Msg{
+			{Role: "user", Content: "nginx -s reload drops websocket connections, why?"},
+			// a1-old, on the branch not shown, is left out.
+			{Role: "assistant", Content: "Old workers close idle websockets after worker_shutdown_timeout.", Finish: "stop"},
+			{Role: "user", Content: "how do I keep them open longer?"},
+			{Role: "assistant", Content: "Set worker_shutdown_timeout 10m; in the http block.", Finish: "stop"},
+		}},
+		{store.Session{ID: convB, Source: "chatgpt", Model: "o3", Title: "CSV column mean",
+			StartedAt: at(1733410000), EndedAt: at(1733410100), MessageCount: 4, ToolCallCount: 1}, []it.Msg{
+			{Role: "user", Content: "[image]\n\nwhat is the mean of the price column in this table?"},
+			{Role: "assistant", ToolCalls: it.Calls("call", "python", "import pandas as pd\nprint(pd.Series([3.5, 4.0, 5.25]).mean())"),
+				Reasoning: "The image shows a table with a price column; I should compute it in python."},
+			{Role: "tool", Content: "4.25", ToolCallID: "call", ToolName: "python"},
+			{Role: "assistant", Content: "The mean price is 4.25.", Finish: "stop"},
+		}},
+		{store.Session{ID: convD, Source: "chatgpt", Model: "gpt-4o", Title: "Plan a trip to Lisbon",
+			StartedAt: at(1733300000), EndedAt: at(1733300050), MessageCount: 4, ToolCallCount: 1, Archived: true}, []it.Msg{
+			{Role: "user", Content: "three days in Lisbon in March: what should I see?"},
+			{Role: "assistant", ToolCalls: it.Calls("s", "web.run", "Search results")},
+			{Role: "tool", Content: "Belem Tower, Alfama, LX Factory", ToolCallID: "s", ToolName: "web.run"},
+			{Role: "assistant", Content: "Day 1 Belem, day 2 Alfama, day 3 Sintra.", Finish: "stop"},
+		}},
+	} {
+		it.SameSession(t, d[tc.want.ID].Session, tc.want)
+		it.SameMsgs(t, tc.want.ID, d[tc.want.ID].Msgs, tc.msgs)
+	}
+}
+
+func TestImportJSON(t *testing.T) {
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, fixture(t))
+	if rep.Files != 1 || rep.Sessions != 3 || rep.Messages != 12 || rep.Skipped != 5 || rep.Malformed != 0 {
+		t.Errorf("report = %+v", rep)
+	}
+	check(t, st)
+	rep = it.Run(t, st, &Source{}, fixture(t))
+	if rep.Unchanged != 1 || rep.Messages != 0 {
+		t.Errorf("again: %+v", rep)
+	}
+}
+
+// TestImportZip: the export's zip is read as it was downloaded; a newer
+// export at another path skips the conversations that did not change and
+// replaces the one that did.
+func TestImportZip(t *testing.T) {
+	raw, err := os.ReadFile(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	zipped := func(name string, body []byte) string {
+		p := filepath.Join(dir, name)
+		f, err := os.Create(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		zw := zip.NewWriter(f)
+		for _, e := range []struct{ name, body string }{{"user.json", `{"id":"user-1"}`}, {"conversations.json", string(body)}, {"chat.html", "<html></html>"}} {
+			w, _ := zw.Create(e.name)
+			w.Write([]byte(e.body))
+		}
+		if err := zw.Close(); err != nil {
+			t.Fatal(err)
+		}
+		f.Close()
+		return p
+	}
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, zipped("export-1.zip", raw))
+	if rep.Sessions != 3 || rep.Messages != 12 {
+		t.Errorf("zip: %+v", rep)
+	}
+	check(t, st)
+	// The next export: convD's last answer was edited.
+	edited := []byte(string(raw))
+	edited = bytesReplace(edited, "Day 1 Belem, day 2 Alfama, day 3 Sintra.", "Day 1 Belem, day 2 Alfama, day 3 Cascais.")
+	rep = it.Run(t, st, &Source{}, zipped("export-2.zip", edited))
+	if rep.Sessions != 1 || rep.Messages != 4 {
+		t.Errorf("second export: %+v, want only the changed conversation (1 session, 4 messages)", rep)
+	}
+	d := it.Dump(t, st)
+	d[convD] = one(t, st, convD)
+	if got := d[convD].Msgs[3].Content; got != "Day 1 Belem, day 2 Alfama, day 3 Cascais." || len(d[convD].Msgs) != 4 || it.Count(d) != 12 {
+		t.Errorf("after the second export: %q, %d messages in all", got, it.Count(d))
+	}
+}
+
+// one reads a session the recent list leaves out (archived).
+func one(t *testing.T, st *store.Store, id string) it.Session {
+	t.Helper()
+	ctx := context.Background()
+	s, err := st.Session(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := st.Messages(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := it.Session{Session: s}
+	for _, m := range msgs {
+		out.Msgs = append(out.Msgs, it.Msg{Role: m.Role, Content: m.Content, ToolCallID: m.ToolCallID, ToolName: m.ToolName,
+			ToolCalls: m.ToolCalls, Reasoning: m.Reasoning, Finish: m.FinishReason, Tokens: m.TokenCount, Kind: m.DisplayKind})
+	}
+	return out
+}
+
+func bytesReplace(b []byte, old, new string) []byte {
+	s := string(b)
+	for i := 0; i+len(old) <= len(s); i++ {
+		if s[i:i+len(old)] == old {
+			return []byte(s[:i] + new + s[i+len(old):])
+		}
+	}
+	return b
+}
+
+// TestOddConversations: a conversation that is not an object is reported
+// and passed over; one with a field of the wrong kind is imported without
+// that field; a parent cycle in the mapping ends the walk.
+func TestOddConversations(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "conversations.json")
+	body := `[42,
+	{"conversation_id":"y","title":7,"create_time":1733400000,"mapping":{"a":{"message":{"id":"m1","author":{"role":"user"},"content":{"content_type":"text","parts":[null, 5, "hi there"]}},"parent":null}},"current_node":"a"},
+	{"conversation_id":"z","create_time":1733400000,"mapping":{"a":{"message":{"id":"m2","author":{"role":"user"},"content":{"content_type":"text","parts":["loop"]}},"parent":"b"},"b":{"message":null,"parent":"a"}},"current_node":"a"}]`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, file)
+	if rep.Sessions != 2 || rep.Messages != 2 || rep.Malformed != 2 || len(rep.Problems) != 2 ||
+		rep.Problems[0].Msg != "conversation: a number, not an object" ||
+		rep.Problems[1].Msg != `conversation: "title" is a number, not text (imported without it)` {
+		t.Errorf("report = %+v", rep)
+	}
+	d := it.Dump(t, st)
+	it.SameMsgs(t, "y", d["y"].Msgs, []it.Msg{{Role: "user", Content: "hi there"}})
+	it.SameMsgs(t, "z", d["z"].Msgs, []it.Msg{{Role: "user", Content: "loop"}})
+}

@@ -1,0 +1,312 @@
+// Package export streams the conversations of a web chat's data export (a
+// zip holding conversations.json, or that file itself: one JSON array of
+// conversations) into a recall database with bounded memory.
+//
+// The array is read one element at a time with a json.Decoder, so a
+// several-hundred-MB export never sits in memory whole: only the
+// conversation being converted does. Conversations are committed in
+// batches, each batch one transaction, and each conversation remembers a
+// fingerprint (a row of its own in recall_import_files, path
+// "<source>:<conversation id>"): a later export, or the same one read again
+// after an interrupted run, skips the conversations that did not change and
+// replaces the ones that did, wherever the new export file lies.
+package export
+
+import (
+	"archive/zip"
+	"bufio"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
+)
+
+// Conversation is one element of the export, converted.
+type Conversation struct {
+	Session  store.Session
+	Messages []store.Message
+	// Fingerprint changes whenever what the conversation imports does;
+	// when empty, a hash of the element's JSON.
+	Fingerprint string
+}
+
+// Decode converts one raw element. ok is false for an element that yields
+// nothing (reported through t as skipped or malformed).
+type Decode func(raw json.RawMessage, t *importer.Tally) (c Conversation, ok bool)
+
+// Entry is the name of the array inside an export zip.
+const Entry = "conversations.json"
+
+// Batch bounds: a transaction carries at most this many conversations or
+// messages, so a killed import loses at most one batch and memory stays
+// bounded.
+var (
+	batchConversations = 200
+	batchMessages      = 4000
+)
+
+// counter counts the bytes read through it.
+type counter struct {
+	r io.Reader
+	n int64
+}
+
+func (c *counter) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += int64(n)
+	return n, err
+}
+
+// open returns the conversations array of file (a zip holding Entry, or the
+// JSON file itself), how many bytes it holds and how to scale a count of
+// them to the file's size for the progress.
+func open(file string) (io.ReadCloser, float64, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, 0, fmt.Errorf("open %s: %w", file, err)
+	}
+	var magic [4]byte
+	n, _ := io.ReadFull(f, magic[:])
+	if n < 4 || string(magic[:]) != "PK\x03\x04" {
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, 0, err
+		}
+		return f, 1, nil
+	}
+	f.Close()
+	zr, err := zip.OpenReader(file)
+	if err != nil {
+		return nil, 0, fmt.Errorf("open zip %s: %w", file, err)
+	}
+	var best *zip.File
+	for _, zf := range zr.File {
+		if path.Base(zf.Name) != Entry {
+			continue
+		}
+		// The top-level conversations.json, not a copy in a subfolder.
+		if best == nil || strings.Count(zf.Name, "/") < strings.Count(best.Name, "/") {
+			best = zf
+		}
+	}
+	if best == nil {
+		zr.Close()
+		return nil, 0, fmt.Errorf("%s holds no %s: is it the data export's zip?", file, Entry)
+	}
+	rc, err := best.Open()
+	if err != nil {
+		zr.Close()
+		return nil, 0, fmt.Errorf("open %s in %s: %w", best.Name, file, err)
+	}
+	scale := 1.0
+	if best.UncompressedSize64 > 0 {
+		scale = float64(best.CompressedSize64) / float64(best.UncompressedSize64)
+	}
+	return struct {
+		io.Reader
+		io.Closer
+	}{rc, closers{rc, zr}}, scale, nil
+}
+
+type closers []io.Closer
+
+func (cs closers) Close() error {
+	var first error
+	for _, c := range cs {
+		if err := c.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Import streams file's conversations into st under source (the importer's
+// name, also the prefix of the conversations' bookkeeping rows).
+func Import(ctx context.Context, st *store.Store, source, file string, decode Decode) (importer.Report, error) {
+	var rep importer.Report
+	fi, err := os.Stat(file)
+	if err != nil {
+		return rep, fmt.Errorf("stat %s: %w", file, err)
+	}
+	unchanged := false
+	err = st.Write(ctx, func(tx *store.Tx) error {
+		prev, ok, err := tx.ImportFile(file)
+		unchanged = err == nil && ok && prev.Source == source && prev.Size == fi.Size() &&
+			importer.SameModTime(prev.ModTime, fi.ModTime()) && prev.State == stateDone
+		return err
+	})
+	if err != nil {
+		return rep, err
+	}
+	if unchanged {
+		rep.Unchanged = 1
+		return rep, nil
+	}
+	rc, scale, err := open(file)
+	if err != nil {
+		return rep, err
+	}
+	defer rc.Close()
+	cnt := &counter{r: rc}
+	dec := json.NewDecoder(bufio.NewReaderSize(cnt, 256<<10))
+	tok, err := dec.Token()
+	if err != nil {
+		return rep, fmt.Errorf("%s: %s", file, importer.DecodeProblem(err))
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '[' {
+		return rep, fmt.Errorf("%s: the export's %s is a list of conversations; this starts with %v", file, Entry, tok)
+	}
+	w := &writer{ctx: ctx, st: st, source: source, file: file, rep: &rep}
+	t := importer.NewTally(&rep, file)
+	for i := 1; dec.More(); i++ {
+		if err := ctx.Err(); err != nil {
+			return rep, err
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			// The stream cannot be followed past broken JSON: what was read
+			// is kept, the file is retried next time.
+			if err := w.flush(); err != nil {
+				return rep, err
+			}
+			return rep, fmt.Errorf("%s: conversation %d (byte %d): %s", file, i, dec.InputOffset(), importer.DecodeProblem(err))
+		}
+		t.Line = i
+		t0 := time.Now()
+		c, ok := decode(raw, t)
+		rep.ParseTime += time.Since(t0)
+		if ok {
+			if c.Fingerprint == "" {
+				sum := sha256.Sum256(raw)
+				c.Fingerprint = hex.EncodeToString(sum[:12])
+			}
+			c.Messages = importer.DropTooLarge(c.Messages, file, &rep)
+			w.add(c)
+		}
+		if w.full() {
+			if err := w.flush(); err != nil {
+				return rep, err
+			}
+			// What the decoder consumed, not what the buffer read ahead.
+			importer.FileProgress(ctx, int64(float64(dec.InputOffset())*scale), rep.Messages)
+		}
+	}
+	if err := w.flush(); err != nil {
+		return rep, err
+	}
+	err = st.Write(ctx, func(tx *store.Tx) error {
+		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(),
+			Offset: cnt.n, State: stateDone})
+	})
+	if err != nil {
+		return rep, err
+	}
+	rep.Files = 1
+	return rep, nil
+}
+
+// stateDone marks an export read to its end; an interrupted one has no
+// row, so the next run reads it again (skipping what it committed).
+const stateDone = `{"done":true}`
+
+// writer gathers conversations into batches.
+type writer struct {
+	ctx    context.Context
+	st     *store.Store
+	source string
+	file   string
+	rep    *importer.Report
+	convs  []Conversation
+	msgs   int
+}
+
+func (w *writer) add(c Conversation) {
+	w.convs = append(w.convs, c)
+	w.msgs += len(c.Messages)
+}
+
+func (w *writer) full() bool {
+	return len(w.convs) >= batchConversations || w.msgs >= batchMessages
+}
+
+// Key is the bookkeeping path of one conversation.
+func Key(source, id string) string { return source + ":" + id }
+
+// flush writes the gathered conversations in one transaction: each one
+// whose fingerprint changed replaces what it imported before.
+func (w *writer) flush() error {
+	if len(w.convs) == 0 {
+		return nil
+	}
+	t0 := time.Now()
+	var sessions, inserted int
+	err := w.st.Write(w.ctx, func(tx *store.Tx) error {
+		sessions, inserted = 0, 0
+		for _, c := range w.convs {
+			key := Key(w.source, c.Session.ID)
+			prev, seen, err := tx.ImportFile(key)
+			if err != nil {
+				return err
+			}
+			if seen && prev.State == c.Fingerprint {
+				continue
+			}
+			if seen {
+				if err := tx.DeleteSessionMessages(c.Session.ID); err != nil {
+					return fmt.Errorf("delete messages of %s: %w", c.Session.ID, err)
+				}
+			}
+			if err := importer.WriteSessions(tx, []store.Session{c.Session}, true); err != nil {
+				return err
+			}
+			if len(c.Messages) > 0 {
+				n, err := tx.InsertMessages(c.Messages)
+				if err != nil {
+					return fmt.Errorf("insert messages of %s: %w", c.Session.ID, err)
+				}
+				inserted += n
+			}
+			sessions++
+			err = tx.SetImportFile(store.ImportFile{Path: key, Source: w.source, ModTime: c.Session.StartedAt,
+				State: c.Fingerprint, Sessions: c.Session.ID})
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	w.rep.Sessions += sessions
+	w.rep.Messages += inserted
+	w.rep.WriteTime += time.Since(t0)
+	w.convs, w.msgs = w.convs[:0], 0
+	return nil
+}
+
+// Discover returns the named files, and for a named folder (an unpacked
+// export) its conversations.json.
+func Discover(paths []string) ([]string, error) {
+	files, dirs, err := importer.SplitPaths(paths)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range dirs {
+		p := filepath.Join(d, Entry)
+		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			files = append(files, p)
+		}
+	}
+	return files, nil
+}
