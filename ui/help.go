@@ -34,7 +34,7 @@ func (m *Model) helpView() string {
 	st := m.styles.Help
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Keys"))
-	intro := "  (↑/↓ scroll, any other key closes; letter keys act in the list and detail panes)"
+	intro := "  (↑/↓ scroll, any other key closes.) In the list and detail panes a letter typed alone runs its command below; any other letter, and a word typed or pasted at once, goes to the search box."
 	for i, l := range termtext.Wrap(intro, max(10, m.width-4), "  ") {
 		if i > 0 {
 			b.WriteString("\n")

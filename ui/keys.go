@@ -40,7 +40,7 @@ func DefaultKeyMap() KeyMap {
 		PrevHit:      b("N", "previous hit", "N"),
 		ToggleTools:  b("t", "tool calls", "t"),
 		Resume:       b("r", "resume", "r"),
-		Export:       b("e", "export .md", "e"),
+		Export:       b("e", "export… (asks where)", "e"),
 		Yank:         b("y", "copy message", "y"),
 		YankResume:   b("Y", "copy resume", "Y"),
 		Pager:        b("o", "$PAGER", "o"),

@@ -112,9 +112,9 @@ type Model struct {
 	quitting   bool
 	picked     string // the session chosen with enter (Pick)
 
-	pendingExport pendingExport // e stopped at an existing file
-	dbToken       string        // the database's change token when the list was last refreshed
-	polled        bool          // the first (baseline) reading of dbToken was taken
+	popup   popup  // the boxed dialog over the screen (export), if open
+	dbToken string // the database's change token when the list was last refreshed
+	polled  bool   // the first (baseline) reading of dbToken was taken
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
@@ -208,8 +208,8 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpireMsg:
 		m.status.expire(msg.id)
 		return m, nil
-	case exportExistsMsg:
-		return m, m.exportExists(msg)
+	case exportResultMsg:
+		return m, m.exportDone(msg)
 	case sourcesMsg:
 		if msg.err == nil {
 			m.filters.setSources(msg.sources)
