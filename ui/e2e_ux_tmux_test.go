@@ -4,6 +4,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -53,6 +55,35 @@ func TestTmuxUX(t *testing.T) {
 		x.waitFor("exported", false, func(s string) bool { return strings.Contains(s, "exported "+filepath.Join(dir, "notes.md")) })
 		if _, err := os.Stat(filepath.Join(dir, "notes.md")); err != nil {
 			t.Fatal(err)
+		}
+	})
+	t.Run("the current hit is on screen", func(t *testing.T) {
+		t.Parallel()
+		// Before: "hit 2/2 · 100%" with nothing highlighted, the match cut
+		// behind the … of a compact tool line.
+		x := startDemo(t, bin, "")
+		pos := regexp.MustCompile(`hit (\d+)/(\d+)`)
+		for qi, q := range []string{"docker network", "デプロイ", "nginx"} {
+			if qi > 0 {
+				x.keys("Escape", "Escape", "C-u") // detail → list → search box
+			}
+			x.text(q)
+			x.searched(q)
+			x.keys("Tab", "Tab")
+			s := x.waitFor("the transcript at its hit", false, func(s string) bool {
+				return pos.MatchString(s) && !strings.Contains(s, "loading…")
+			})
+			start, _ := strconv.Atoi(pos.FindStringSubmatch(s)[1])
+			n, _ := strconv.Atoi(pos.FindStringSubmatch(s)[2])
+			for k := range n {
+				want := "hit " + itoa((start-1+k)%n+1) + "/" + itoa(n)
+				scr := x.waitFor(want, true, func(s string) bool { return strings.Contains(stripSGR(s), want) })
+				// The current hit's colour (HitCurrent: background 208).
+				if !strings.Contains(scr, "48;5;208m") {
+					t.Errorf("%q %s: the current hit is not on screen:\n%s", q, want, stripSGR(scr))
+				}
+				x.keys("n")
+			}
 		}
 	})
 }
