@@ -86,4 +86,24 @@ func TestTmuxUX(t *testing.T) {
 			}
 		}
 	})
+	t.Run("ctrl-v pastes from the tmux buffer", func(t *testing.T) {
+		t.Parallel()
+		// No xclip or wl-paste in the pane's PATH matters: inside tmux the
+		// paste comes from tmux's buffer, where y copies to.
+		x := startShell(t, shellConfig{keepTMUX: true})
+		x.run("set-buffer", "overlay network")
+		x.openDemo(bin)
+		x.keys("C-v")
+		x.waitFor("the pasted query", false, func(s string) bool {
+			return strings.Contains(s, "❯ overlay network") && strings.Contains(s, "pasted from the tmux buffer")
+		})
+	})
+	t.Run("F6 says what enter and esc do", func(t *testing.T) {
+		t.Parallel()
+		x := startDemo(t, bin, "")
+		x.keys("F6")
+		x.waitFor("the F6 status", false, func(s string) bool { return strings.Contains(s, "enter: the session's summary") })
+		x.keys("Tab", "Enter")
+		x.waitFor("the summary", false, func(s string) bool { return strings.Contains(s, "summary") && !strings.Contains(s, "streaming") })
+	})
 }

@@ -80,6 +80,9 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleLayout()
 	}
 	if m.focus == focusSearch {
+		if key.Matches(msg, k.Paste) {
+			return m.paste()
+		}
 		return m.updateInput(msg)
 	}
 	return m.handlePaneKey(msg)

@@ -16,6 +16,7 @@ type KeyMap struct {
 	FilterRole, FilterSource, FilterTime    key.Binding
 	ClearFilters                            key.Binding
 	Help, Cancel, Quit, ForceQuit           key.Binding
+	Paste                                   key.Binding // ctrl+v in the search box: from tmux's buffer inside tmux
 }
 
 // DefaultKeyMap returns the bindings: fzf/lazygit/less conventions.
@@ -54,6 +55,7 @@ func DefaultKeyMap() KeyMap {
 		Cancel:       b("esc", "cancel/back", "esc"),
 		Quit:         b("q", "quit", "q"),
 		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
+		Paste:        b("ctrl+v", "paste", "ctrl+v"),
 	}
 }
 

@@ -114,7 +114,7 @@ func (m *Model) toggleLayout() tea.Cmd {
 	}
 	text := "list + detail"
 	if m.listOnly {
-		text = "list only · enter opens the session, esc comes back"
+		text = "list only · enter: the session's summary full-screen · esc: its transcript · esc again: the list"
 	}
 	return tea.Batch(m.resize(m.width, m.height), m.status.set(text, false))
 }
