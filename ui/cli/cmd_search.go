@@ -26,6 +26,7 @@ type searchArgs struct {
 	exclude                 string
 	roles, fields           []string
 	query                   string
+	session, around         string // --session ID [--around N]: read or scroll one session, as MCP's session_id + around_message_id
 }
 
 func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
@@ -40,6 +41,8 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.IntVar(&a.maxChars, "max-chars", 0, fmt.Sprintf("with --json: fit the answer in this many characters (at least %d; 0 = no limit)", sessionsearch.MinMaxChars))
 	fs.StringVar(&fields, "fields", "", "with --json: keep only these comma-separated keys of each result")
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
+	fs.StringVar(&a.session, "session", "", "read this `ID` (a unique prefix will do) instead of searching: head and tail, or with --around the messages around one")
+	fs.StringVar(&a.around, "around", "", "with --session: the messages around message `N` (the id --json gives, as around_message_id; #6 is the 6th message)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -60,6 +63,12 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 		}
 	}
 	a.query = strings.TrimSpace(strings.Join(words, " "))
+	if a.around != "" && a.session == "" {
+		return a, usageError("--around scrolls a session: add --session ID")
+	}
+	if a.session != "" && a.query != "" {
+		return a, usageError("--session reads one session: leave out the query %q", a.query)
+	}
 	a.fields = splitList(fields)
 	if (a.maxChars != 0 || len(a.fields) > 0) && !a.json {
 		return a, usageError("--max-chars and --fields shape the JSON answer: add --json")
@@ -99,9 +108,19 @@ func runSearch(env *Env, c *Command, args []string) error {
 		fmt.Fprintf(env.Stderr, "recall: %v; using offline summaries\n", cfgErr)
 	}
 	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
+	var around int64
+	if a.session != "" {
+		if around, err = aroundID(env, st, a.session, a.around); err != nil {
+			return searchFailed(env, a, err)
+		}
+		if !a.json {
+			return printSessionWindow(env, st, a.session, around)
+		}
+	}
 	if a.json {
 		req := sessionsearch.Request{Query: a.query, Limit: a.sessions, Roles: a.roles, CurrentSessionID: a.exclude,
-			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true}
+			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true,
+			SessionID: a.session, AroundMessageID: around}
 		if a.noSummary {
 			req.Summary = sessionsearch.SummaryNone
 		}

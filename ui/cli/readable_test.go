@@ -55,3 +55,32 @@ func TestTextOutputForPeople(t *testing.T) {
 		}
 	}
 }
+
+// `recall search --session ID --around N` takes the shapes the --json hint
+// and MCP's session_search take (session_id + around_message_id), and #N
+// for the Nth message as the text output names it. Before, both flags were
+// unknown.
+func TestSearchSessionAround(t *testing.T) {
+	db := searchDB(t)
+	noModel(t)
+	code, out, errs := runCLI(t, false, "search", "--db", db, "--json", "--session", "child1", "--around", "#2")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	env := decodeJSON[map[string]any](t, out)
+	anchor, _ := env["around_message_id"].(float64)
+	if env["session_id"] != "child1" || anchor == 0 {
+		t.Fatalf("--json --session --around: %s", out)
+	}
+	code, out, errs = runCLI(t, false, "search", "--db", db, "--json", "--session", "child1", "--around", strconv.Itoa(int(anchor)))
+	if code != 0 || !strings.Contains(out, "overlay network") {
+		t.Fatalf("--around by id: exit %d %s %s", code, out, errs)
+	}
+	code, out, errs = runCLI(t, false, "search", "--db", db, "--session", "child1", "--around", "#2")
+	if code != 0 || !strings.Contains(out, "> #2 of 2 ") || !strings.Contains(out, "  #1 of 2 ") {
+		t.Fatalf("text: exit %d:\n%s%s", code, out, errs)
+	}
+	if code, _, errs = runCLI(t, false, "search", "--db", db, "--around", "3"); code != 2 || !strings.Contains(errs, "--session") {
+		t.Errorf("--around alone: exit %d %s", code, errs)
+	}
+}
