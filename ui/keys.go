@@ -25,8 +25,8 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:           b("↑/k/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
-		Down:         b("↓/j/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
+		Up:           b("↑/k/ctrl+p/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
+		Down:         b("↓/j/ctrl+n/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
 		PageUp:       b("pgup", "page up", "pgup", "ctrl+b"),
 		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+f"),
 		Top:          b("g/home", "top", "home", "g"),
@@ -105,6 +105,15 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.NextFocus, k.Open, k.Resume, k.Quit, k.ForceQuit}
 }
 
+// readlineHelp lists the search box's editing keys (Bubbles' textinput
+// handles them; they are here only to be shown in the help).
+func readlineHelp() []key.Binding {
+	b := func(keys, desc string) key.Binding { return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc)) }
+	return []key.Binding{b("ctrl+a/e", "line start/end"), b("ctrl+b/f", "char back/fwd"), b("alt+b/f", "word back/fwd"),
+		b("ctrl+w", "delete word"), b("alt+d", "delete word fwd"), b("ctrl+u", "delete to start"),
+		b("alt+k", "delete to end"), b("ctrl+v", "paste (tmux buffer)")}
+}
+
 // FullHelp is the help view, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
@@ -112,5 +121,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.Cancel},
 		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
+		readlineHelp(),
 	}
 }

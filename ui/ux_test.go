@@ -59,3 +59,40 @@ func TestPasteSaysWhere(t *testing.T) {
 		t.Errorf("status %q; want nothing pasted, and why", d.m.status.msg)
 	}
 }
+
+// F1 is a boxed popup (lazygit) that lists ctrl-p/ctrl-n and the search
+// box's readline keys; before, it was unboxed grey text without them.
+func TestHelpIsABoxWithReadlineKeys(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 40)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("f1")
+	s := d.screen()
+	for _, want := range []string{"╭─ Help", "╰─", "ctrl+p", "ctrl+n", "ctrl+a/e", "ctrl+w", "alt+b/f", "paste"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// n past the last hit goes back to the first and says so (less and vim
+// do); before, it wrapped silently.
+func TestNextHitWrapSaysSo(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("migration")
+	d.pump("transcript", func() bool {
+		return d.m.detail.session.ID == "cc-1111" && !d.m.detail.loading && len(d.m.detail.targets) > 1
+	})
+	d.key("tab")
+	n := len(d.m.detail.targets)
+	for range n - 1 - d.m.detail.hit {
+		d.key("n")
+		if strings.Contains(d.m.status.msg, "back to the first") {
+			t.Fatalf("wrap reported before the last hit: %q", d.m.status.msg)
+		}
+	}
+	d.key("n")
+	if d.m.detail.hit != 0 || !strings.Contains(d.m.status.msg, "past the last hit: back to the first") {
+		t.Errorf("hit %d, status %q", d.m.detail.hit, d.m.status.msg)
+	}
+}
