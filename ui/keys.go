@@ -108,7 +108,9 @@ func (k KeyMap) ShortHelp() []key.Binding {
 // readlineHelp lists the search box's editing keys (Bubbles' textinput
 // handles them; they are here only to be shown in the help).
 func readlineHelp() []key.Binding {
-	b := func(keys, desc string) key.Binding { return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc)) }
+	b := func(keys, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+	}
 	return []key.Binding{b("ctrl+a/e", "line start/end"), b("ctrl+b/f", "char back/fwd"), b("alt+b/f", "word back/fwd"),
 		b("ctrl+w", "delete word"), b("alt+d", "delete word fwd"), b("ctrl+u", "delete to start"),
 		b("alt+k", "delete to end"), b("ctrl+v", "paste (tmux buffer)")}
