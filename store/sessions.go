@@ -313,7 +313,7 @@ type ListOptions struct {
 	IncludeChildren bool
 }
 
-// RecentSessions lists sessions newest first with a preview of the first user
+// RecentSessions lists sessions by last activity, newest first, with a preview of the first user
 // message the person typed (a row with a display kind, such as a slash
 // command or text the agent wrote into a user record, never previews) and
 // the last activity time; it reads no other message bodies.
@@ -345,13 +345,23 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	// The page of sessions is chosen first (MATERIALIZED) so the preview
 	// subqueries run for the rows shown, not for every session before the
 	// sort: on a million-message corpus that is 40 ms instead of 12 s.
-	q := `WITH page AS MATERIALIZED (SELECT * FROM sessions s WHERE ` + cond + `
-			ORDER BY s.started_at DESC, s.id DESC LIMIT ? OFFSET ?)
+	//
+	// Sessions are ordered by last activity (their newest message), as
+	// Claude Code's and Codex's own pickers do, and the list shows that
+	// time: a session resumed today comes first whenever it started. The
+	// importers keep ended_at at the newest message's time, so that is
+	// read where set; only a session without it costs a seek into
+	// idx_messages_session (40,000 seeks are over a second under wazero).
+	// Only ids and times are sorted; the page's rows are read after.
+	q := `WITH ranked AS MATERIALIZED (SELECT s.id, MAX(COALESCE(s.ended_at, (SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), 0),
+			COALESCE(s.started_at, 0)) AS last_active FROM sessions s WHERE ` + cond + `
+			ORDER BY last_active DESC, s.id DESC LIMIT ? OFFSET ?),
+		page AS MATERIALIZED (SELECT s.*, r.last_active FROM ranked r JOIN sessions s ON s.id = r.id)
 		SELECT ` + s.layout.sessionSelect() + `,
 		COALESCE((SELECT CASE WHEN substr(CAST(m.content AS BLOB), 1, 1) = X'00' THEN m.content ELSE substr(m.content, 1, 200) END FROM messages m WHERE m.session_id = s.id AND m.role = 'user'
 			AND m.content IS NOT NULL AND m.content <> '' AND ` + vis + ` AND ` + s.layout.ordinaryMessage() + ` ORDER BY m.id LIMIT 1), ''),
-		COALESCE((SELECT MAX(m.timestamp) FROM messages m WHERE m.session_id = s.id), s.started_at)
-		FROM page s ORDER BY s.started_at DESC, s.id DESC`
+		s.last_active
+		FROM page s ORDER BY s.last_active DESC, s.id DESC`
 	args = append(args, o.Limit, o.Offset)
 	var out []SessionSummary
 	err := s.read(ctx, func(c *conn) error {

@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
@@ -46,55 +45,35 @@ func (m *Model) resume() tea.Cmd {
 	}
 }
 
-// export (e) writes the selected session as markdown into the working
-// directory, readable by its owner only (transcripts are private). It never
-// replaces a file silently: when the file exists the status line says so and
-// a second e within a few seconds replaces it.
-func (m *Model) export() tea.Cmd {
-	it, ok := m.list.Selected()
-	if !ok {
-		return nil
-	}
-	p := m.pendingExport
-	m.pendingExport = pendingExport{}
-	overwrite := p.sessionID == it.SessionID && m.opts.Now().Sub(p.asked) < statusTTL
+// exportTo writes the session as markdown to path, readable by its owner
+// only (transcripts are private). It never replaces a file unless
+// overwrite: an existing file is reported back to the popup, which asks.
+func (m *Model) exportTo(sessionID, path string, overwrite bool) tea.Cmd {
 	ctx, backend := m.ctx, m.backend
 	return func() tea.Msg {
-		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
+		res := exportResultMsg{sessionID: sessionID, path: path}
+		sess, msgs, err := backend.Transcript(ctx, sessionID)
 		if err != nil {
-			return statusMsg{text: "export: " + err.Error(), err: true}
+			res.err = err
+			return res
 		}
-		path, err := filepath.Abs(recall.ExportFileName(sess))
-		if err != nil {
-			return statusMsg{text: "export: " + err.Error(), err: true}
+		if res.path, err = filepath.Abs(path); err != nil {
+			res.err = err
+			return res
 		}
 		var doc strings.Builder
 		if err := exportMarkdown(&doc, sess, msgs); err != nil {
-			return statusMsg{text: "export: " + err.Error(), err: true}
+			res.err = err
+			return res
 		}
-		switch err := writePrivate(path, doc.String(), overwrite); {
+		switch err := writePrivate(res.path, doc.String(), overwrite); {
 		case errors.Is(err, fs.ErrExist):
-			return exportExistsMsg{sessionID: it.SessionID, path: path}
+			res.exists = true
 		case err != nil:
-			return statusMsg{text: "export: " + err.Error(), err: true}
+			res.err = err
 		}
-		return statusMsg{text: "exported " + path}
+		return res
 	}
-}
-
-// pendingExport is an export that stopped at an existing file.
-type pendingExport struct {
-	sessionID string
-	asked     time.Time
-}
-
-// exportExistsMsg says the export's file already exists.
-type exportExistsMsg struct{ sessionID, path string }
-
-// exportExists asks before replacing the file.
-func (m *Model) exportExists(msg exportExistsMsg) tea.Cmd {
-	m.pendingExport = pendingExport{sessionID: msg.sessionID, asked: m.opts.Now()}
-	return m.status.set(msg.path+" exists: e again replaces it", false)
 }
 
 // writePrivate writes text to path with mode 0600. Unless overwrite, an

@@ -86,7 +86,7 @@ func rssMB(field string) float64 {
 func benchStore(b *testing.B) *store.Store {
 	ctx := context.Background()
 	if p := os.Getenv("RECALL_BENCH_DB"); p != "" {
-		st, err := store.Open(ctx, p, store.Options{})
+		st, err := store.Open(ctx, p, store.Options{ReadOnly: true}) // a shared corpus: never written
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -294,15 +294,22 @@ func (m *Model) jumpHit(dir int) tea.Cmd {
 		}
 		return m.status.set("no hits in this session", false)
 	}
-	next := 0
+	next, wrapped := 0, ""
 	switch {
 	case d.hit >= 0:
 		next = ((d.hit+dir)%n + n) % n
+		// Going past the last hit (or before the first) starts over, as
+		// less and vim do, and says so, as they do.
+		if dir > 0 && next < d.hit {
+			wrapped = " · past the last hit: back to the first"
+		} else if dir < 0 && next > d.hit {
+			wrapped = " · before the first hit: on to the last"
+		}
 	case dir < 0:
 		next = n - 1
 	}
 	d.setCurrent(next, true)
-	return m.status.set(d.hitStatus(), false)
+	return m.status.set(d.hitStatus()+wrapped, false)
 }
 
 // hitStatus is "hit 2 of 5" (or "match 2 of 17" for an in-pane search),

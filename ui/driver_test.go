@@ -139,7 +139,7 @@ func keyMsg(k string) tea.KeyMsg {
 		"up": tea.KeyUp, "down": tea.KeyDown, "enter": tea.KeyEnter, "esc": tea.KeyEsc, "tab": tea.KeyTab,
 		"shift+tab": tea.KeyShiftTab, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "ctrl+c": tea.KeyCtrlC,
 		"ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP, "ctrl+u": tea.KeyCtrlU, "ctrl+w": tea.KeyCtrlW,
-		"ctrl+a": tea.KeyCtrlA, "ctrl+e": tea.KeyCtrlE, "backspace": tea.KeyBackspace, "home": tea.KeyHome,
+		"ctrl+a": tea.KeyCtrlA, "ctrl+v": tea.KeyCtrlV, "ctrl+e": tea.KeyCtrlE, "backspace": tea.KeyBackspace, "home": tea.KeyHome,
 		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
 	}
 	if t, ok := names[k]; ok {

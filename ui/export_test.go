@@ -1,6 +1,7 @@
 package ui
 
 import (
+	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"path/filepath"
 	"strings"
@@ -8,10 +9,11 @@ import (
 	"testing"
 )
 
-// e never replaces a file silently: an existing file stays until a second
-// e; what it writes is 0600 under any umask (transcripts are private), and
-// the status line shows the full path. Before, e truncated the file and
-// wrote 0644.
+// e never writes a file by itself: it opens a boxed popup with the path
+// editable (lazygit); enter writes, an existing file is only replaced by a
+// second enter on the same path; what it writes is 0600 under any umask
+// (transcripts are private), and the status line shows the full path.
+// Before, e wrote ./recall-<id>.md at once.
 func TestExportNeverOverwritesSilently(t *testing.T) {
 	dir := t.TempDir()
 	t.Chdir(dir)
@@ -21,16 +23,39 @@ func TestExportNeverOverwritesSilently(t *testing.T) {
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("tab")
 
-	// A fresh export.
+	// e alone writes nothing: it asks where, in a box.
 	d.key("j") // cx-2222
 	d.key("e")
-	d.pump("exported", func() bool { return strings.HasPrefix(d.m.status.msg, "exported") })
 	fresh := filepath.Join(dir, "recall-cx-2222.md")
-	if !strings.Contains(d.m.status.msg, fresh) {
-		t.Errorf("status %q lacks the full path %s", d.m.status.msg, fresh)
+	d.settle()
+	if _, err := os.Stat(fresh); err == nil {
+		t.Fatal("e wrote a file without asking")
 	}
-	if fi, err := os.Stat(fresh); err != nil || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("fresh export: %v, mode %v; want 0600", err, fi.Mode().Perm())
+	scr := d.screen()
+	if !d.m.popup.open || !strings.Contains(scr, "╭") || !strings.Contains(scr, "Export session") || !strings.Contains(scr, fresh) {
+		t.Fatalf("no export popup with the path:\n%s", scr)
+	}
+	// The path is editable: ctrl-u clears it, a new name is typed.
+	d.key("ctrl+u")
+	d.typ("mine.md")
+	d.key("enter")
+	d.pump("exported", func() bool { return strings.HasPrefix(d.m.status.msg, "exported") })
+	if d.m.popup.open {
+		t.Error("popup still open after the export")
+	}
+	typed := filepath.Join(dir, "mine.md")
+	if !strings.Contains(d.m.status.msg, typed) {
+		t.Errorf("status %q lacks the full path %s", d.m.status.msg, typed)
+	}
+	if fi, err := os.Stat(typed); err != nil || fi.Mode().Perm() != 0o600 {
+		t.Fatalf("export: %v; want 0600", err)
+	}
+
+	// esc cancels.
+	d.key("e")
+	d.key("esc")
+	if d.m.popup.open || d.m.focus != focusList {
+		t.Errorf("esc: popup open %v, focus %v", d.m.popup.open, d.m.focus)
 	}
 
 	// An existing file of the user's.
@@ -40,21 +65,54 @@ func TestExportNeverOverwritesSilently(t *testing.T) {
 		t.Fatal(err)
 	}
 	d.key("e")
-	d.pump("asked", func() bool { return strings.Contains(d.m.status.msg, "exists") })
+	d.key("enter")
+	d.pump("asked", func() bool { return strings.Contains(d.m.popup.note, "exists") })
 	if b, _ := os.ReadFile(mine); string(b) != "my notes\n" {
-		t.Fatalf("the first e replaced an existing file: %q", b)
+		t.Fatalf("the first enter replaced an existing file: %q", b)
 	}
-	if !strings.Contains(d.m.status.msg, mine) {
-		t.Errorf("status %q lacks the full path", d.m.status.msg)
-	}
-	d.key("e")
+	d.key("enter")
 	d.pump("replaced", func() bool { return strings.HasPrefix(d.m.status.msg, "exported") })
 	b, _ := os.ReadFile(mine)
 	fi, _ := os.Stat(mine)
 	if !strings.Contains(string(b), "Fix the sqlite migration") || fi.Mode().Perm() != 0o600 {
-		t.Fatalf("second e: mode %v, content %.60q", fi.Mode().Perm(), b)
+		t.Fatalf("second enter: mode %v, content %.60q", fi.Mode().Perm(), b)
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".recall-export-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
+	}
+}
+
+// A word typed in a pane is text: "network" sent at once after tab used to
+// jump to a hit (n), write a file (e) and turn on the tool view (t), and
+// only "work" reached the search box. Now the whole word is the query; a
+// command letter typed alone still acts, and a non-command letter moves
+// focus to the search box with that letter typed.
+func TestPaneLettersRule(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	d := newDriver(t, demoBackend(), 200, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("tab")
+	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("network")})
+	d.settle()
+	if got := d.m.input.Value(); got != "network" || d.m.focus != focusSearch {
+		t.Errorf("query %q focus %v; want \"network\" in the search box", got, d.m.focus)
+	}
+	if d.m.detail.expanded || d.m.popup.open {
+		t.Errorf("letters ran commands: tools %v popup %v", d.m.detail.expanded, d.m.popup.open)
+	}
+	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
+		t.Errorf("files written: %q", files)
+	}
+	d.key("ctrl+u")
+	d.settle()
+	d.key("tab")
+	d.key("j") // a command alone acts
+	if d.m.focus != focusList || d.m.list.selected != 1 {
+		t.Errorf("j: focus %v cursor %d", d.m.focus, d.m.list.selected)
+	}
+	d.key("w") // not a command: the search box, with the w
+	if d.m.focus != focusSearch || d.m.input.Value() != "w" {
+		t.Errorf("w: focus %v query %q", d.m.focus, d.m.input.Value())
 	}
 }

@@ -29,13 +29,13 @@ served the query (unicode61, trigram, cjk, like) and how long it took.
 In the detail pane, / finds text in the open session, n/N move between its
 matches (else between the query's hits), o opens $PAGER at the current one.`
 
-// helpView is the full-screen help: key bindings and query syntax.
-func (m *Model) helpView() string {
+// helpView is the help's text, w cells wide: key bindings and query syntax.
+func (m *Model) helpView(w int) string {
 	st := m.styles.Help
 	var b strings.Builder
 	b.WriteString(st.Title.Render("Keys"))
-	intro := "  (↑/↓ scroll, any other key closes; letter keys act in the list and detail panes)"
-	for i, l := range termtext.Wrap(intro, max(10, m.width-4), "  ") {
+	intro := "  (↑/↓ scroll, any other key closes.) In the list and detail panes a letter typed alone runs its command below; any other letter, and a word typed or pasted at once, goes to the search box."
+	for i, l := range termtext.Wrap(intro, max(10, w-2), "  ") {
 		if i > 0 {
 			b.WriteString("\n")
 		}
@@ -43,7 +43,7 @@ func (m *Model) helpView() string {
 	}
 	b.WriteString("\n")
 	all := DefaultKeyMap() // every binding, whatever the focus
-	b.WriteString(m.keyTable(all.FullHelp(), m.width))
+	b.WriteString(m.keyTable(all.FullHelp(), w))
 	b.WriteString("\n\n")
 	b.WriteString(st.Title.Render("Query syntax (SQLite FTS5)"))
 	col := 0
@@ -59,29 +59,36 @@ func (m *Model) helpView() string {
 	return b.String()
 }
 
-// helpLines is the help view cut into lines of exactly the screen's width.
+// helpInnerW is the width of the help's text inside its box.
+func (m *Model) helpInnerW() int { return max(10, m.width-4) }
+
+// helpLines is the help view cut into lines of exactly the box's inner width.
 func (m *Model) helpLines() []string {
-	lines := strings.Split(m.helpView(), "\n")
+	iw := m.helpInnerW()
+	lines := strings.Split(m.helpView(iw), "\n")
 	for i, l := range lines {
-		lines[i] = fit(l, m.width)
+		lines[i] = fit(l, iw)
 	}
 	return lines
 }
 
-// helpBody is the help in h lines. When it is taller (80x24 cannot hold
-// the key table and the syntax), the movement keys scroll it, and the last
-// line says where the window is and how to move it, as less does.
+// helpBody is the help in h lines: a box (lazygit's popups) over the
+// screen's body. When it is taller (80x24 cannot hold the key table and
+// the syntax), the movement keys scroll it, and the last line says where
+// the window is and how to move it, as less does.
 func (m *Model) helpBody(h int) string {
-	lines := m.helpLines()
-	if len(lines) <= h {
-		return strings.Join(fitLines(strings.Join(lines, "\n"), m.width, h), "\n")
+	lines, iw, ih := m.helpLines(), m.helpInnerW(), max(1, h-2)
+	if len(lines) <= ih {
+		lines = fitLines(strings.Join(lines, "\n"), iw, ih)
+	} else {
+		s := m.helpScroll // a copy: drawing never moves the window
+		s.SetLines(lines)
+		s.SetSize(iw, ih-1)
+		pct, _ := s.Percent()
+		footer := fmt.Sprintf("── %d%% · ↑/↓ pgup/pgdn g/G scroll · any other key closes ", pct)
+		lines = append(strings.Split(s.View(), "\n"), fit(m.styles.Help.Title.Render(footer), iw))
 	}
-	s := m.helpScroll // a copy: drawing never moves the window
-	s.SetLines(lines)
-	s.SetSize(m.width, h-1)
-	pct, _ := s.Percent()
-	footer := fmt.Sprintf("── %d%% · ↑/↓ pgup/pgdn g/G scroll · any other key closes ", pct)
-	return s.View() + "\n" + fit(m.styles.Help.Title.Render(footer), m.width)
+	return strings.Join(boxLines(m.styles, "Help · the keys in force", lines, m.width), "\n")
 }
 
 // helpKey handles a key while the help is open: the movement keys (in any
@@ -98,7 +105,7 @@ func (m *Model) helpKey(msg tea.KeyMsg) {
 // helpWindow is the help's scroller, set to the current content and size.
 func (m *Model) helpWindow() *scroller {
 	m.helpScroll.SetLines(m.helpLines())
-	m.helpScroll.SetSize(m.width, m.layout.bodyH-1)
+	m.helpScroll.SetSize(m.helpInnerW(), max(1, m.layout.bodyH-3))
 	return &m.helpScroll
 }
 

@@ -13,6 +13,18 @@ func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
 	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || msg.Alt {
 		return m.handleOneKey(msg)
 	}
+	if m.popup.open {
+		return m.popupKey(msg)
+	}
+	// The rule for letters in the panes: a letter typed alone is the pane's
+	// command (the set F1 lists), any other letter goes to the search box;
+	// letters that arrive together and are not one key held down (a word
+	// typed or sent fast, as tmux send-keys does) are text: all of them go
+	// to the search box, so "network" never runs n, e and t.
+	if m.focus != focusSearch && !m.showHelp && !m.finding() && !heldKey(msg.Runes) {
+		m.setFocus(focusSearch)
+		return m.updateInput(msg)
+	}
 	var cmds []tea.Cmd
 	for i := range msg.Runes {
 		if m.quitting {
@@ -35,6 +47,9 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	if key.Matches(msg, k.ForceQuit) {
 		return m.quit()
+	}
+	if m.popup.open {
+		return m.popupKey(msg)
 	}
 	if m.showHelp {
 		m.helpKey(msg)
@@ -65,9 +80,23 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleLayout()
 	}
 	if m.focus == focusSearch {
+		if key.Matches(msg, k.Paste) {
+			return m.paste()
+		}
 		return m.updateInput(msg)
 	}
 	return m.handlePaneKey(msg)
+}
+
+// heldKey reports whether runes are one key repeated (a key held down,
+// which acts once per repeat).
+func heldKey(runes []rune) bool {
+	for _, r := range runes[1:] {
+		if r != runes[0] {
+			return false
+		}
+	}
+	return true
 }
 
 // typesInSearch reports whether a key a pane has no use for belongs to the
@@ -109,7 +138,7 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.Resume):
 		return m.resume()
 	case key.Matches(msg, k.Export):
-		return m.export()
+		return m.openExport()
 	case key.Matches(msg, k.Yank):
 		return m.yank()
 	case key.Matches(msg, k.YankResume):

@@ -17,6 +17,7 @@ type KeyMap struct {
 	FilterRole, FilterSource, FilterTime    key.Binding
 	ClearFilters                            key.Binding
 	Help, Cancel, Quit, ForceQuit           key.Binding
+	Paste                                   key.Binding // ctrl+v in the search box: from tmux's buffer inside tmux
 }
 
 // DefaultKeyMap returns the bindings: fzf/lazygit/less conventions.
@@ -25,8 +26,8 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:             b("↑/k/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
-		Down:           b("↓/j/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
+		Up:             b("↑/k/ctrl+p/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
+		Down:           b("↓/j/ctrl+n/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
 		PageUp:         b("pgup", "page up", "pgup", "ctrl+b"),
 		PageDown:       b("pgdn", "page down", "pgdown", "ctrl+f"),
 		Top:            b("g/home", "top", "home", "g"),
@@ -42,7 +43,7 @@ func DefaultKeyMap() KeyMap {
 		ToggleTools:    b("t", "tool calls", "t"),
 		ToggleThinking: b("T", "thinking", "T"),
 		Resume:         b("r", "resume", "r"),
-		Export:         b("e", "export .md", "e"),
+		Export:         b("e", "export… (asks where)", "e"),
 		Yank:           b("y", "copy message", "y"),
 		YankResume:     b("Y", "copy resume", "Y"),
 		Pager:          b("o", "$PAGER", "o"),
@@ -56,6 +57,7 @@ func DefaultKeyMap() KeyMap {
 		Cancel:       b("esc", "cancel/back", "esc"),
 		Quit:         b("q", "quit", "q"),
 		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
+		Paste:        b("ctrl+v", "paste", "ctrl+v"),
 	}
 }
 
@@ -105,6 +107,17 @@ func (k KeyMap) ShortHelp() []key.Binding {
 	return []key.Binding{k.Help, k.NextFocus, k.Open, k.Resume, k.Quit, k.ForceQuit}
 }
 
+// readlineHelp lists the search box's editing keys (Bubbles' textinput
+// handles them; they are here only to be shown in the help).
+func readlineHelp() []key.Binding {
+	b := func(keys, desc string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys), key.WithHelp(keys, desc))
+	}
+	return []key.Binding{b("ctrl+a/e", "line start/end"), b("ctrl+b/f", "char back/fwd"), b("alt+b/f", "word back/fwd"),
+		b("ctrl+w", "delete word"), b("alt+d", "delete word fwd"), b("ctrl+u", "delete to start"),
+		b("alt+k", "delete to end"), b("ctrl+v", "paste (tmux buffer)")}
+}
+
 // FullHelp is the help view, one column per group.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
@@ -112,5 +125,6 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.ToggleThinking, k.Cancel},
 		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
+		readlineHelp(),
 	}
 }

@@ -84,6 +84,7 @@ func (m *Model) resize(w, h int) tea.Cmd {
 	m.list.SetSize(m.layout.listW, m.layout.listH)
 	m.detail.view.SetSize(m.layout.detW, m.layout.detH-1)
 	m.summary.view.SetSize(m.layout.detW, m.layout.detH-1)
+	m.sizePopup()
 	if m.layout.detW == oldDetW {
 		return nil
 	}
@@ -113,7 +114,7 @@ func (m *Model) toggleLayout() tea.Cmd {
 	}
 	text := "list + detail"
 	if m.listOnly {
-		text = "list only · enter opens the session, esc comes back"
+		text = "list only · enter: the session's summary full-screen · esc: its transcript · esc again: the list"
 	}
 	return tea.Batch(m.resize(m.width, m.height), m.status.set(text, false))
 }
@@ -134,6 +135,9 @@ func (m *Model) View() string {
 	b.WriteString(trimLastLines(m.body(), strings.Count(status, "\n"))) // a long status message wraps upwards
 	b.WriteByte('\n')
 	b.WriteString(status)
+	if m.popup.open {
+		return overlay(b.String(), m.popupBox(), w)
+	}
 	return b.String()
 }
 

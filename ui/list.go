@@ -257,7 +257,9 @@ func rowCount(it Item) string {
 		return "1 hit"
 	case it.Hits > 1:
 		return fmt.Sprintf("%d hits", it.Hits)
-	case it.Messages > 0:
+	case it.Messages == 1:
+		return "1 msg"
+	case it.Messages > 1:
 		return fmt.Sprintf("%d msgs", it.Messages)
 	}
 	return ""

@@ -56,6 +56,9 @@ type Options struct {
 	// Clipboard is where y and Y copy to; nil is the system's
 	// (SystemClipboard over the terminal Run draws on).
 	Clipboard Clipboard
+	// Paste reads the clipboard for ctrl-v in the search box; nil is
+	// SystemPaste (tmux's buffer inside tmux).
+	Paste PasteFunc
 	// Notice is a line shown in the status bar at start (e.g. "opened read-only").
 	Notice string
 	// NoColor drops every colour (NO_COLOR, https://no-color.org): styles
@@ -112,9 +115,9 @@ type Model struct {
 	quitting   bool
 	picked     string // the session chosen with enter (Pick)
 
-	pendingExport pendingExport // e stopped at an existing file
-	dbToken       string        // the database's change token when the list was last refreshed
-	polled        bool          // the first (baseline) reading of dbToken was taken
+	popup   popup  // the boxed dialog over the screen (export), if open
+	dbToken string // the database's change token when the list was last refreshed
+	polled  bool   // the first (baseline) reading of dbToken was taken
 }
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
@@ -130,6 +133,9 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	}
 	if opts.Clipboard == nil {
 		opts.Clipboard = SystemClipboard{Terminal: os.Stdout}
+	}
+	if opts.Paste == nil {
+		opts.Paste = SystemPaste
 	}
 	st := DefaultStyles()
 	if opts.NoColor {
@@ -222,8 +228,10 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case statusExpireMsg:
 		m.status.expire(msg.id)
 		return m, nil
-	case exportExistsMsg:
-		return m, m.exportExists(msg)
+	case pasteMsg:
+		return m, m.pasted(msg)
+	case exportResultMsg:
+		return m, m.exportDone(msg)
 	case sourcesMsg:
 		if msg.err == nil {
 			m.filters.setSources(msg.sources)

@@ -282,7 +282,7 @@ func TestHelpColumnsLineUp(t *testing.T) {
 	d := newDriver(t, demoBackend(), 120, 40)
 	d.key("f1")
 	col := -1
-	for _, l := range strings.Split(ansi.Strip(d.m.helpView()), "\n") {
+	for _, l := range strings.Split(ansi.Strip(d.m.helpView(d.m.helpInnerW())), "\n") {
 		for _, r := range syntaxRows {
 			if strings.HasPrefix(l, "  "+r[0]) {
 				i := strings.Index(l, r[1])

@@ -49,8 +49,15 @@ func (s *statusLine) setImport(p store.ImportProgress, running bool) {
 		s.importing = ""
 		return
 	}
-	s.importing = fmt.Sprintf("importing %s %d/%d files · %s msgs", termtext.OneLine(termtext.Sanitize(p.Source)),
-		p.FilesDone, p.FilesTotal, termtext.Thousands(int64(p.Messages)))
+	files, msgs := "files", "msgs"
+	if p.FilesTotal == 1 {
+		files = "file"
+	}
+	if p.Messages == 1 {
+		msgs = "msg"
+	}
+	s.importing = fmt.Sprintf("importing %s %d/%d %s · %s %s", termtext.OneLine(termtext.Sanitize(p.Source)),
+		p.FilesDone, p.FilesTotal, files, termtext.Thousands(int64(p.Messages)), msgs)
 	if d, ok := p.ETA(); ok {
 		s.importing += " · ETA " + termtext.Clock(d)
 	}

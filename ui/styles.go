@@ -39,6 +39,10 @@ type Styles struct {
 	Help struct {
 		Title, Body, Example lipgloss.Style
 	}
+	// Popup frames the boxed dialogs (export, help).
+	Popup struct {
+		Border, Title lipgloss.Style
+	}
 	// Keys styles the key help (status line and F1 screen).
 	Keys help.Styles
 }
@@ -112,6 +116,8 @@ func newStyles(mono bool) *Styles {
 	s.Help.Title = lipgloss.NewStyle().Bold(true).Foreground(c("212"))
 	s.Help.Body = lipgloss.NewStyle()
 	s.Help.Example = lipgloss.NewStyle().Foreground(c("220")).Bold(mono)
+	s.Popup.Border = lipgloss.NewStyle().Foreground(c("212"))
+	s.Popup.Title = lipgloss.NewStyle().Bold(true).Foreground(c("212"))
 
 	s.Keys = help.New().Styles // bubbles' adaptive greys
 	if mono {

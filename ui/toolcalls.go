@@ -19,6 +19,29 @@ func describeToolCalls(raw string) string {
 	return compactLine(termtext.Sanitize(recall.DescribeToolCalls(raw)))
 }
 
+// describeToolCallsFull is describeToolCalls uncut (up to
+// maxMessageChars), for finding a match past the first 200 characters.
+func describeToolCallsFull(raw string) string {
+	return cutUTF8(termtext.OneLine(termtext.Sanitize(recall.DescribeToolCalls(raw))), maxMessageChars)
+}
+
+// flatToolCalls is every call's name and all its arguments on one line
+// (up to maxMessageChars): `Edit {"file_path": "…", "new_string": "…"}`.
+func flatToolCalls(raw string) string {
+	calls, ok := recall.ParseToolCalls(raw)
+	if !ok {
+		return cutUTF8(termtext.OneLine(termtext.Sanitize(raw)), maxMessageChars)
+	}
+	var b strings.Builder
+	for i, c := range calls {
+		if i > 0 {
+			b.WriteString(" · ")
+		}
+		b.WriteString(c.Name + " " + c.PrettyArgs())
+	}
+	return cutUTF8(termtext.OneLine(termtext.Sanitize(b.String())), maxMessageChars)
+}
+
 // expandedToolCalls renders a tool_calls list as markdown for the `t` view:
 // each call's name, then its arguments pretty-printed as JSON with their
 // strings decoded once (the stored form escapes every quote twice).

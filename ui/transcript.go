@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
@@ -106,7 +107,8 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 				name = "tool"
 			}
 			if !in.expanded {
-				add(st.Detail.ToolRole.Render("  ⚙ "+name+" → ")+st.Detail.Tool.Render(compactLine(hl(content))), "")
+				add(compactTool(st, st.Detail.ToolRole.Render("  ⚙ "+name+" → "), hl(termtext.OneLine(content)), "", w)...)
+				add("")
 				continue
 			}
 			add(st.Detail.ToolRole.Render("  ⚙ " + name + " output" + when))
@@ -130,10 +132,20 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 				add(st.Detail.ToolRole.Render("  ⚙ tool calls"))
 				add(md.RenderLines(hl(expandedToolCalls(m.ToolCalls)), w)...)
 			} else {
-				add(st.Detail.ToolRole.Render("  ⚙ calls ") + st.Detail.Tool.Render(hl(describeToolCalls(m.ToolCalls))) +
-					st.Detail.Dim.Render("  (t expands)"))
+				calls := hl(describeToolCallsFull(m.ToolCalls))
+				if len(in.terms) > 0 && !strings.ContainsRune(calls, termtext.MarkStart) {
+					// The match is in an argument the short form leaves
+					// out (an edit's text, a command's description): show
+					// every argument, so the hit is on screen.
+					if all := hl(flatToolCalls(m.ToolCalls)); strings.ContainsRune(all, termtext.MarkStart) {
+						calls = all
+					}
+				}
+				add(compactTool(st, st.Detail.ToolRole.Render("  ⚙ calls "), calls,
+					st.Detail.Dim.Render("  (t expands)"), w)...)
 			}
 		}
+		lines = showHiddenMatch(st, lines, doc.msgStart[len(doc.msgStart)-1], hl(termtext.OneLine(content)), w)
 		add("")
 	}
 	doc.msgStart = append(doc.msgStart, len(lines))
@@ -172,6 +184,59 @@ func (doc *transcriptDoc) hasMarks(a, b int) bool {
 		}
 	}
 	return false
+}
+
+// maxHitLines is how many lines a compact tool line may grow to when it
+// holds a match.
+const maxHitLines = 4
+
+// compactTool is a tool call or result in the compact view: one line of
+// text after label, cut to the pane's width. When text holds a highlighted
+// match (the line n/N stops at) a cut would hide it behind its …, so the
+// line is wrapped instead, from shortly before the first match, up to
+// maxHitLines lines: the current hit is always on screen.
+func compactTool(st *Styles, label, text, tail string, w int) []string {
+	i := strings.IndexRune(text, termtext.MarkStart)
+	if i < 0 {
+		return []string{label + st.Detail.Tool.Render(compactLine(text)) + tail}
+	}
+	lead := ""
+	if back := w / 3; termtext.Width(text[:i]) > back {
+		// Start at a word a third of a line before the match.
+		j := i
+		for n := 0; j > 0 && n < back; n++ {
+			_, size := utf8.DecodeLastRuneInString(text[:j])
+			j -= size
+		}
+		if k := strings.IndexByte(text[j:i], ' '); k >= 0 {
+			j += k + 1
+		}
+		text, lead = text[j:], "…"
+	}
+	text = cutUTF8(text, maxHitLines*w*4)
+	lines := termtext.Wrap(label+st.Detail.Tool.Render(lead+text)+tail, w, "    ")
+	// Each wrapped line carries its own styling and highlight, so lines
+	// can be dropped whole; t shows the rest.
+	return lines[:min(len(lines), maxHitLines)]
+}
+
+// showHiddenMatch adds an excerpt under the header of the message that
+// starts at line start when its text (hl, highlighted) holds a match its
+// rendered lines do not show: a code block's language ("```nginx"), a link's
+// address, markup the renderer drops. The hit n/N stops at is then on
+// screen rather than an unmarked message.
+func showHiddenMatch(st *Styles, lines []string, start int, hl string, w int) []string {
+	if !strings.ContainsRune(hl, termtext.MarkStart) {
+		return lines
+	}
+	for _, l := range lines[start:] {
+		if strings.ContainsRune(l, termtext.MarkStart) {
+			return lines
+		}
+	}
+	excerpt := compactTool(st, st.Detail.Dim.Render("  ⌕ "), hl, "", w)
+	at := min(start+1, len(lines))
+	return append(lines[:at], append(excerpt, lines[at:]...)...)
 }
 
 // compactLine is the first 200 characters of s on one line.

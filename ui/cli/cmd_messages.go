@@ -6,6 +6,7 @@ import (
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 type hitJSON struct {
@@ -73,6 +74,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 		}
 		return printJSON(env.Stdout, out)
 	}
+	width := env.termWidth()
 	for _, h := range res.Hits {
 		title := field(h.SessionTitle)
 		if title == "" {
@@ -85,8 +87,9 @@ func runMessages(env *Env, c *Command, args []string) error {
 		if h.ToolName != "" {
 			role += ":" + field(h.ToolName)
 		}
-		fmt.Fprintf(env.Stdout, "%s  %-9s %-10s %s\n    %s\n", h.Timestamp.Local().Format("2006-01-02 15:04"), role, field(h.Source),
-			title, humanSnippet(recall.ReadableSnippet(h.Snippet), env.StdoutIsTerminal))
+		fmt.Fprintf(env.Stdout, "%s\n    %s\n", fitLine(fmt.Sprintf("%s  %s %s %s", humanTime(h.Timestamp), termtext.PadRight(role, 9),
+			termtext.PadRight(field(h.Source), 10), title), width),
+			fitLine(humanSnippet(recall.ReadableSnippet(h.Snippet), env.StdoutIsTerminal), width-4))
 	}
 	noun := "hits"
 	if len(res.Hits) == 1 {

@@ -49,13 +49,20 @@ func runRecent(env *Env, c *Command, args []string) error {
 		}
 		return printJSON(env.Stdout, out)
 	}
-	now := time.Now()
+	// Columns are measured in display cells (a CJK title takes two a
+	// character), the title is cut to what the terminal has left, so rows
+	// line up and never wrap; the id comes last, whole.
+	now, width := time.Now(), env.termWidth()
 	for _, r := range rows {
 		title := r.Title
 		if title == "" {
 			title = r.Preview
 		}
-		fmt.Fprintf(env.Stdout, "%-11s %-12s %4d msgs  %s  %s\n", termtext.RelTime(now, r.LastActive), field(r.Source), r.MessageCount, field(title), displayID(r.ID))
+		id := displayID(r.ID)
+		head := fmt.Sprintf("%s %s %s  ", termtext.PadRight(termtext.RelTime(now, r.LastActive), 11),
+			termtext.PadRight(termtext.Truncate(field(r.Source), 12), 12), termtext.PadRight(plural(r.MessageCount, "msg", "msgs"), 9))
+		room := max(10, width-termtext.Width(head)-termtext.Width(id)-2)
+		fmt.Fprintf(env.Stdout, "%s%s  %s\n", head, termtext.PadRight(termtext.Truncate(field(title), room), room), id)
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(env.Stderr, "no sessions yet: import some with 'recall import all', or try 'recall demo'")

@@ -26,6 +26,7 @@ type searchArgs struct {
 	exclude                 string
 	roles, fields           []string
 	query                   string
+	session, around         string // --session ID [--around N]: read or scroll one session, as MCP's session_id + around_message_id
 }
 
 func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
@@ -40,6 +41,8 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.IntVar(&a.maxChars, "max-chars", 0, fmt.Sprintf("with --json: fit the answer in this many characters (at least %d; 0 = no limit)", sessionsearch.MinMaxChars))
 	fs.StringVar(&fields, "fields", "", "with --json: keep only these comma-separated keys of each result")
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
+	fs.StringVar(&a.session, "session", "", "read this `ID` (a unique prefix will do) instead of searching: head and tail, or with --around the messages around one")
+	fs.StringVar(&a.around, "around", "", "with --session: the messages around message `N` (the id --json gives, as around_message_id; #6 is the 6th message)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -60,6 +63,12 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 		}
 	}
 	a.query = strings.TrimSpace(strings.Join(words, " "))
+	if a.around != "" && a.session == "" {
+		return a, usageError("--around scrolls a session: add --session ID")
+	}
+	if a.session != "" && a.query != "" {
+		return a, usageError("--session reads one session: leave out the query %q", a.query)
+	}
 	a.fields = splitList(fields)
 	if (a.maxChars != 0 || len(a.fields) > 0) && !a.json {
 		return a, usageError("--max-chars and --fields shape the JSON answer: add --json")
@@ -99,9 +108,19 @@ func runSearch(env *Env, c *Command, args []string) error {
 		fmt.Fprintf(env.Stderr, "recall: %v; using offline summaries\n", cfgErr)
 	}
 	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
+	var around int64
+	if a.session != "" {
+		if around, err = aroundID(env, st, a.session, a.around); err != nil {
+			return searchFailed(env, a, err)
+		}
+		if !a.json {
+			return printSessionWindow(env, st, a.session, around)
+		}
+	}
 	if a.json {
 		req := sessionsearch.Request{Query: a.query, Limit: a.sessions, Roles: a.roles, CurrentSessionID: a.exclude,
-			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true}
+			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true,
+			SessionID: a.session, AroundMessageID: around}
 		if a.noSummary {
 			req.Summary = sessionsearch.SummaryNone
 		}
@@ -134,7 +153,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 		return err
 	}
 	summarize := !a.noSummary && len(d.Results) > 0
-	printDiscovery(env, d)
+	printDiscovery(env, st, d)
 	if summarize {
 		fmt.Fprintln(env.Stdout)
 		p := newSummaryPrinter(env, d.Results)
@@ -160,7 +179,7 @@ func searchFailed(env *Env, a searchArgs, err error) error {
 // maxQueryEcho is how many characters of the query the text header repeats.
 const maxQueryEcho = 100
 
-func printDiscovery(env *Env, d *recall.Discovery) {
+func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 	w := env.Stdout
 	if d.Notice != "" {
 		fmt.Fprintln(env.Stderr, "recall search: note: "+termtext.Sanitize(d.Notice))
@@ -172,9 +191,12 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 		fmt.Fprintf(w, "No matching sessions found for %q.\n", query)
 		return
 	}
-	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), query, d.Index, d.Elapsed.Round(time.Millisecond))
+	width := env.termWidth()
+	line := func(s string) { fmt.Fprintln(w, fitLine(s, width)) }
+	line(fmt.Sprintf("%s for %q (%s index, %s)", plural(len(d.Results), "session", "sessions"), query, d.Index, d.Elapsed.Round(time.Millisecond)))
 	for i, r := range d.Results {
-		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Name()), 100))
+		fmt.Fprintln(w)
+		line(fmt.Sprintf("%d. %s", i+1, field(titleOr(r.Name()))))
 		model := field(r.Model)
 		if model == "" {
 			model = "unknown model"
@@ -183,21 +205,25 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 		if r.RootID != "" && r.RootID != r.SessionID {
 			where += " (in " + displayID(r.RootID) + ")"
 		}
-		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", field(r.Source), model, recall.FormatWhen(r.When), r.Hits, where)
-		fmt.Fprintf(w, "   %s #%d: %s\n", field(r.MatchedRole), r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
+		line(fmt.Sprintf("   %s · %s · %s · %s · %s", plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), where))
+		// Messages are named by their place in the session ("#6 of 8"),
+		// as in the TUI and the summaries; ids are in --json.
+		ids, _ := st.MessageIDs(env.Ctx, r.SessionID)
+		pos := positionsOf(ids)
+		line(fmt.Sprintf("   %s %s: %s", field(r.MatchedRole), pos(r.MatchMessageID), snippetText(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), env.StdoutIsTerminal)))
 		if len(r.BookendStart) > 0 {
-			fmt.Fprintf(w, "     start  #%d %s: %s\n", r.BookendStart[0].ID, field(r.BookendStart[0].Role), termtext.Line(recall.ReadableText(r.BookendStart[0]), 100))
+			line(fmt.Sprintf("     start  %s %s: %s", pos(r.BookendStart[0].ID), field(r.BookendStart[0].Role), termtext.Line(recall.ReadableText(r.BookendStart[0]), width)))
 		}
 		for _, m := range r.Messages {
 			mark := "      "
 			if m.ID == r.MatchMessageID {
 				mark = "   >  "
 			}
-			fmt.Fprintf(w, "%s #%d %s: %s\n", mark, m.ID, field(recall.Speaker(m)), termtext.Line(recall.ReadableText(m), 100))
+			line(fmt.Sprintf("%s %s %s: %s", mark, pos(m.ID), field(recall.Speaker(m)), termtext.Line(recall.ReadableText(m), width)))
 		}
 		if n := len(r.BookendEnd); n > 0 {
 			last := r.BookendEnd[n-1]
-			fmt.Fprintf(w, "     end    #%d %s: %s\n", last.ID, field(last.Role), termtext.Line(recall.ReadableText(last), 100))
+			line(fmt.Sprintf("     end    %s %s: %s", pos(last.ID), field(last.Role), termtext.Line(recall.ReadableText(last), width)))
 		}
 	}
 }
@@ -306,12 +332,14 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 		fmt.Fprintln(env.Stdout, "No sessions yet.")
 		return nil
 	}
-	fmt.Fprintf(env.Stdout, "%d most recent session(s):\n", len(kept))
+	width := env.termWidth()
+	fmt.Fprintf(env.Stdout, "%s, by last activity:\n", plural(len(kept), "most recent session", "most recent sessions"))
 	for i, s := range kept {
-		fmt.Fprintf(env.Stdout, "\n%d. %s\n   %s · %s · %d message(s) · session %s\n", i+1, termtext.Line(titleOr(recall.SessionName(s.Title, s.Preview)), 100),
-			field(s.Source), recall.FormatWhen(s.LastActive), s.MessageCount, displayID(s.ID))
+		fmt.Fprintf(env.Stdout, "\n%s\n%s\n", fitLine(fmt.Sprintf("%d. %s", i+1, field(titleOr(recall.SessionName(s.Title, s.Preview)))), width),
+			fitLine(fmt.Sprintf("   %s · %s · %s · session %s", field(s.Source), humanTime(s.LastActive),
+				plural(s.MessageCount, "message", "messages"), displayID(s.ID)), width))
 		if s.Preview != "" {
-			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, 100))
+			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, max(10, width-3)))
 		}
 	}
 	return nil

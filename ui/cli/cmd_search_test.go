@@ -223,7 +223,7 @@ func TestSearchHuman(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
-	for _, want := range []string{"2 session(s) for \"overlay network\"", "1. Docker networking", ">>>", "── 1. Docker networking ──", "(fake)"} {
+	for _, want := range []string{"2 sessions for \"overlay network\"", "1. Docker networking", ">>>", "── 1. Docker networking ──", "(fake)"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}

@@ -61,12 +61,12 @@ func runShow(env *Env, c *Command, args []string) error {
 			compacted++
 		}
 	}
-	count := fmt.Sprintf("%d messages", len(msgs)-compacted)
+	count := plural(len(msgs)-compacted, "message", "messages")
 	if compacted > 0 {
 		count += fmt.Sprintf(" (and %d compacted into a summary, marked COMPACTED)", compacted)
 	}
 	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %s\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), count)
-	for _, m := range msgs {
+	for i, m := range msgs {
 		label := strings.ToUpper(field(recall.Speaker(m)))
 		if m.ToolName != "" {
 			label += ":" + field(m.ToolName)
@@ -74,7 +74,9 @@ func runShow(env *Env, c *Command, args []string) error {
 		if m.Compacted {
 			label += " · COMPACTED"
 		}
-		fmt.Fprintf(env.Stdout, "\n#%d [%s] %s\n%s\n", m.ID, label, m.Timestamp.Local().Format("2006-01-02 15:04:05"), termtext.Sanitize(m.Content))
+		// Named by its place in the session, as everywhere a person reads;
+		// the id is in --json.
+		fmt.Fprintf(env.Stdout, "\n#%d of %d [%s] %s\n%s\n", i+1, len(msgs), label, humanTime(m.Timestamp), termtext.Sanitize(m.Content))
 		if m.ToolCalls != "" {
 			fmt.Fprintf(env.Stdout, "  tool calls: %s\n", termtext.Sanitize(m.ToolCalls))
 		}

@@ -28,8 +28,8 @@ func TestDisplayKindsInCommands(t *testing.T) {
 	}
 
 	_, out, _ = runCLI(t, false, "--db", db, "show", "5d0c9a8e")
-	for _, want := range []string{"[USER COMMAND] 2026-07-01 08:00:00\n/clear\n", "[SYSTEM] ", "[COMPACTION SUMMARY] ",
-		"[USER] 2026-07-01 08:00:30\nAdd pagination"} {
+	for _, want := range []string{"[USER COMMAND] 2026-07-01 08:00\n/clear\n", "[SYSTEM] ", "[COMPACTION SUMMARY] ",
+		"[USER] 2026-07-01 08:00\nAdd pagination"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("show lacks %q:\n%s", want, out)
 		}

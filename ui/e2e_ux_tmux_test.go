@@ -1,0 +1,109 @@
+package ui
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestTmuxUX drives the real binary for what fzf, atuin, lazygit and glow
+// users expect of the keys and the screen (issue 22). Set
+// RECALL_TEST_BINARY to an older build to see these fail without the fixes.
+func TestTmuxUX(t *testing.T) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		t.Skip("tmux not installed")
+	}
+	bin := recallBinary(t)
+	t.Run("a word typed in a pane is a query", func(t *testing.T) {
+		t.Parallel()
+		// Before: n jumped to a hit, e wrote recall-<id>.md into the
+		// working directory, t turned the tool view on, "work" was typed.
+		dir := t.TempDir()
+		x := startShell(t, shellConfig{})
+		x.text("cd " + dir)
+		x.keys("Enter")
+		x.openDemo(bin)
+		x.keys("Tab")
+		x.text("network")
+		x.searched("network")
+		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
+			t.Fatalf("typing a word in the list wrote %q", files)
+		}
+	})
+	t.Run("export asks where in a box", func(t *testing.T) {
+		t.Parallel()
+		dir := t.TempDir()
+		x := startShell(t, shellConfig{})
+		x.text("cd " + dir)
+		x.keys("Enter")
+		x.openDemo(bin)
+		x.keys("Tab")
+		x.keys("e")
+		s := x.waitFor("the export popup", false, func(s string) bool {
+			return strings.Contains(s, "Export session") && strings.Contains(s, "╭") && strings.Contains(s, ".md") && strings.Contains(s, "path: ")
+		})
+		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
+			t.Fatalf("e wrote %q before asking:\n%s", files, s)
+		}
+		x.keys("C-u")
+		x.text(filepath.Join(dir, "notes.md"))
+		x.keys("Enter")
+		x.waitFor("exported", false, func(s string) bool { return strings.Contains(s, "exported "+filepath.Join(dir, "notes.md")) })
+		if _, err := os.Stat(filepath.Join(dir, "notes.md")); err != nil {
+			t.Fatal(err)
+		}
+	})
+	t.Run("the current hit is on screen", func(t *testing.T) {
+		t.Parallel()
+		// Before: "hit 2/2 · 100%" with nothing highlighted, the match cut
+		// behind the … of a compact tool line.
+		x := startDemo(t, bin, "")
+		pos := regexp.MustCompile(`hit (\d+)/(\d+)`)
+		for qi, q := range []string{"docker network", "デプロイ", "nginx"} {
+			if qi > 0 {
+				x.keys("Escape", "Escape", "C-u") // detail → list → search box
+			}
+			x.text(q)
+			x.searched(q)
+			x.keys("Tab", "Tab")
+			s := x.waitFor("the transcript at its hit", false, func(s string) bool {
+				return pos.MatchString(s) && !strings.Contains(s, "loading…")
+			})
+			start, _ := strconv.Atoi(pos.FindStringSubmatch(s)[1])
+			n, _ := strconv.Atoi(pos.FindStringSubmatch(s)[2])
+			for k := range n {
+				want := "hit " + itoa((start-1+k)%n+1) + "/" + itoa(n)
+				scr := x.waitFor(want, true, func(s string) bool { return strings.Contains(stripSGR(s), want) })
+				// The current hit's colour (HitCurrent: background 208).
+				if !strings.Contains(scr, "48;5;208m") {
+					t.Errorf("%q %s: the current hit is not on screen:\n%s", q, want, stripSGR(scr))
+				}
+				x.keys("n")
+			}
+		}
+	})
+	t.Run("ctrl-v pastes from the tmux buffer", func(t *testing.T) {
+		t.Parallel()
+		// No xclip or wl-paste in the pane's PATH matters: inside tmux the
+		// paste comes from tmux's buffer, where y copies to.
+		x := startShell(t, shellConfig{keepTMUX: true})
+		x.run("set-buffer", "overlay network")
+		x.openDemo(bin)
+		x.keys("C-v")
+		x.waitFor("the pasted query", false, func(s string) bool {
+			return strings.Contains(s, "❯ overlay network") && strings.Contains(s, "pasted from the tmux buffer")
+		})
+	})
+	t.Run("F6 says what enter and esc do", func(t *testing.T) {
+		t.Parallel()
+		x := startDemo(t, bin, "")
+		x.keys("F6")
+		x.waitFor("the F6 status", false, func(s string) bool { return strings.Contains(s, "enter: the session's summary") })
+		x.keys("Tab", "Enter")
+		x.waitFor("the summary", false, func(s string) bool { return strings.Contains(s, "summary") && !strings.Contains(s, "streaming") })
+	})
+}

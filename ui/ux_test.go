@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"context"
+	"strings"
+	"testing"
+)
+
+// F6's status says what enter and esc then do: enter opens the summary
+// full-screen, esc shows the transcript, esc again the list. Before it said
+// "enter opens the session, esc comes back", and both were wrong.
+func TestListOnlyStatusSaysWhatHappens(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("f6")
+	status := d.m.status.msg
+	for _, want := range []string{"enter: the session's summary", "esc: its transcript", "esc again: the list"} {
+		if !strings.Contains(status, want) {
+			t.Fatalf("F6 status %q lacks %q", status, want)
+		}
+	}
+	d.key("tab")
+	d.key("enter")
+	d.settle() // the summary has streamed (while it streams, esc cancels it first)
+	if !d.m.summary.open || d.m.focus != focusDetail {
+		t.Fatalf("enter: summary open %v, focus %v; the status promised the summary", d.m.summary.open, d.m.focus)
+	}
+	d.key("esc")
+	d.settle()
+	if d.m.summary.open || d.m.focus != focusDetail {
+		t.Fatalf("esc: summary open %v, focus %v; the status promised the transcript", d.m.summary.open, d.m.focus)
+	}
+	d.key("esc")
+	if d.m.focus != focusList {
+		t.Fatalf("esc again: focus %v; the status promised the list", d.m.focus)
+	}
+}
+
+// ctrl-v pastes from where y copies to (tmux's buffer inside tmux) and says
+// where from; when no clipboard can be read it says so. Before, Bubbles'
+// ctrl-v tried only xclip/wl-paste and, without them, did nothing silently.
+func TestPasteSaysWhere(t *testing.T) {
+	d := newDriverWith(t, demoBackend(), 120, 30, Options{Paste: func(context.Context) (string, string, error) {
+		return "sqlite\nmigration", "the tmux buffer", nil
+	}})
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("ctrl+v")
+	d.pump("pasted", func() bool { return d.m.input.Value() != "" })
+	if got := d.m.input.Value(); got != "sqlite migration" || !strings.Contains(d.m.status.msg, "pasted from the tmux buffer") {
+		t.Errorf("query %q, status %q", got, d.m.status.msg)
+	}
+	d = newDriverWith(t, demoBackend(), 120, 30, Options{Paste: func(context.Context) (string, string, error) {
+		return "", "", errNoClipboard
+	}})
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("ctrl+v")
+	d.pump("told", func() bool { return d.m.status.msg != "" })
+	if !strings.Contains(d.m.status.msg, "nothing pasted") {
+		t.Errorf("status %q; want nothing pasted, and why", d.m.status.msg)
+	}
+}
+
+// F1 is a boxed popup (lazygit) that lists ctrl-p/ctrl-n and the search
+// box's readline keys; before, it was unboxed grey text without them.
+func TestHelpIsABoxWithReadlineKeys(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 40)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("f1")
+	s := d.screen()
+	for _, want := range []string{"╭─ Help", "╰─", "ctrl+p", "ctrl+n", "ctrl+a/e", "ctrl+w", "alt+b/f", "paste"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("help lacks %q:\n%s", want, s)
+		}
+	}
+}
+
+// n past the last hit goes back to the first and says so (less and vim
+// do); before, it wrapped silently.
+func TestNextHitWrapSaysSo(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("migration")
+	d.pump("transcript", func() bool {
+		return d.m.detail.session.ID == "cc-1111" && !d.m.detail.loading && len(d.m.detail.targets) > 1
+	})
+	d.key("tab")
+	n := len(d.m.detail.targets)
+	for range n - 1 - d.m.detail.hit {
+		d.key("n")
+		if strings.Contains(d.m.status.msg, "back to the first") {
+			t.Fatalf("wrap reported before the last hit: %q", d.m.status.msg)
+		}
+	}
+	d.key("n")
+	if d.m.detail.hit != 0 || !strings.Contains(d.m.status.msg, "past the last hit: back to the first") {
+		t.Errorf("hit %d, status %q", d.m.detail.hit, d.m.status.msg)
+	}
+}
