@@ -64,6 +64,18 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 				defer c.db.SetInterrupt(c.db.SetInterrupt(bctx))
 				defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
 			}
+			if s.plainEligible(f) {
+				if pq, ok := readPlain(query, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+					pres, err := s.searchPlain(c, pq, f)
+					if err != nil || len(pres.Hits) > 0 {
+						// The sanitiser's term cap does not apply: the plain path has its own.
+						res, notice = pres, ""
+						return err
+					}
+					// No word of it is in the index: the ordinary route
+					// below still finds substrings of longer tokens.
+				}
+			}
 			var err error
 			res, err = s.route(c, q, f)
 			return err
@@ -80,6 +92,9 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 		}
 	}
 	res.Parsed, res.Notice = q.export(), notice
+	if res.plain != nil {
+		res.Parsed, res.plain = res.plain.export(), nil
+	}
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
