@@ -42,6 +42,9 @@ type plainQuery struct {
 	words      []plainWord
 	date       dateRange // zero when the query names no date
 	suggestion string    // set when a word with no hits was replaced (typo.go)
+	// phrase is the query's words in order, lower-cased, stopwords kept
+	// (2-12 words; "" otherwise): a row holding them so ranks higher.
+	phrase string
 }
 
 // plainSyntax reports whether raw uses FTS5 syntax a person writes on
@@ -83,6 +86,9 @@ func readPlain(raw string, columns []string, typing bool, now time.Time) (plainQ
 	typed := typing && !endsInSpace(raw) && isWordRune(lastRune(raw))
 	var pq plainQuery
 	pq.date, words = findDate(words, now)
+	if len(words) >= 2 && len(words) <= 12 {
+		pq.phrase = strings.ToLower(strings.Join(words, " "))
+	}
 	content := contentWords(words)
 	if len(content) == 0 {
 		content = dedupeFold(words) // only stopwords ("the who"): search them as they are
@@ -211,3 +217,28 @@ kind sort many much likely able recently currently usually often`) {
 	}
 	return m
 }()
+
+// relaxSyntax turns a query with FTS5 syntax into plain words: quotes,
+// prefix stars, carets, parentheses and column names become spaces and
+// AND/OR/NEAR plain words. ok is false when the query excludes something
+// (NOT, -word): its words alone would find what it asked to leave out.
+func relaxSyntax(raw string, columns []string) (string, bool) {
+	for _, t := range lex(raw, columns) {
+		if t.kind == tNot {
+			return "", false
+		}
+	}
+	out := strings.Map(func(r rune) rune {
+		if strings.ContainsRune("\"*^():", r) {
+			return ' '
+		}
+		return r
+	}, raw)
+	fields := strings.Fields(out)
+	for i, w := range fields {
+		if w == "AND" || w == "OR" || w == "NEAR" {
+			fields[i] = strings.ToLower(w)
+		}
+	}
+	return strings.Join(fields, " "), len(fields) > 0
+}

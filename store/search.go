@@ -78,6 +78,21 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 			}
 			var err error
 			res, err = s.route(c, q, f)
+			if err == nil && len(res.Hits) == 0 && s.plainEligible(f) {
+				// Nothing matches the exact syntax (a question quoting a
+				// title: When did Mel read "nothing is impossible"?): its
+				// words, read as a plain query, are the answer, and it says so.
+				if relaxed, ok := relaxSyntax(query, s.layout.ftsColumns()); ok {
+					if pq, ok := readPlain(relaxed, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+						pres, perr := s.searchPlain(c, pq, f)
+						if perr != nil || len(pres.Hits) > 0 {
+							pres.Suggestion = strings.TrimSuffix("nothing matched the query as written: its words were searched; "+pres.Suggestion, "; ")
+							res = pres
+						}
+						return perr
+					}
+				}
+			}
 			return err
 		})
 		switch {

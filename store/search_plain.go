@@ -38,8 +38,12 @@ var (
 // Session score weights.
 const (
 	coverageWeight = 1.5 // per unit of idf of a distinct word the session holds
-	titleWeight    = 1.0 // extra per unit of idf of a word in the title
+	titleWeight    = 2.0 // extra per unit of idf of a word in the title
 	firstPromptMul = 2.0 // the first prompt's row score counts this many times
+	phraseWeight   = 1.0 // per unit of idf of the query, for its words in order in a row
+	// maxSessionRows: the best rows of a session that count (1, 1/2, ...
+	// 1/5): past a few, more mentions say length, not topic.
+	maxSessionRows = 5
 )
 
 // plainEligible reports whether the plain path may answer: a session
@@ -170,7 +174,15 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		}
 	}
 	if len(masks) == 0 {
-		return res, nil
+		// No message holds a word: a session whose title does ("bad
+		// gateway") is still an answer, anchored at its first prompt.
+		firsts, err := s.titleRows(c, pq)
+		if err != nil || len(firsts) == 0 {
+			return res, err
+		}
+		for _, id := range firsts {
+			masks[id] = 0
+		}
 	}
 
 	// Pre-score by the rarity of the words each row holds; keep the best.
@@ -213,12 +225,16 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		return res, err
 	}
 
-	// Okapi BM25 per row.
+	// Okapi BM25 per row, and a bonus for the query's words in a row, in
+	// order, stopwords included ("too many clients").
 	wm := newWordMatcher(pq)
 	tfs := make([][]float64, len(cands))
 	rowMask := make([]uint64, len(cands))
 	dls := make([]float64, len(cands))
-	var sumDL float64
+	var sumDL, sumIDF float64
+	for _, v := range idf {
+		sumIDF += v
+	}
 	for i := range cands {
 		tfs[i] = make([]float64, n)
 		rowMask[i], dls[i] = wm.count(cands[i].text, tfs[i])
@@ -232,18 +248,22 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 				sc += idf[j] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dls[i]/avgDL))
 			}
 		}
+		if pq.phrase != "" && strings.Contains(" "+strings.Join(tokens(cands[i].text), " ")+" ", " "+pq.phrase+" ") {
+			sc += phraseWeight * sumIDF
+		}
 		cands[i].score = sc
 		cands[i].hit.Rank = -sc
 	}
 
 	// Gather per session.
 	type sess struct {
-		id       string
-		rows     []int // indexes into cands, best first
-		mask     uint64
-		inRange  bool
-		score    float64
-		coverage float64
+		id      string
+		rows    []int // indexes into cands, best first
+		mask    uint64
+		tmask   uint64 // the words in the title
+		allRow  bool   // one row (with the title) holds every word
+		inRange bool
+		score   float64
 	}
 	byID := map[string]*sess{}
 	var list []*sess
@@ -253,7 +273,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		if se == nil {
 			se = &sess{id: h.SessionID}
 			tm, _ := wm.count(h.SessionTitle, make([]float64, n))
-			se.mask = tm
+			se.mask, se.tmask = tm, tm
 			for j := 0; j < n; j++ {
 				if tm&(1<<j) != 0 {
 					se.score += titleWeight * idf[j]
@@ -265,6 +285,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		}
 		se.rows = append(se.rows, i)
 		se.mask |= rowMask[i]
+		se.allRow = se.allRow || rowMask[i]|se.tmask == 1<<n-1
 		se.inRange = se.inRange || pq.date.contains(h.Timestamp)
 	}
 	score := func(se *sess, first int64) {
@@ -272,7 +293,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			return cmpFloatDesc(rowScore(cands[a], first), rowScore(cands[b], first))
 		})
 		sc, cov := 0.0, 0.0
-		for k, r := range se.rows {
+		for k, r := range se.rows[:min(len(se.rows), maxSessionRows)] {
 			sc += rowScore(cands[r], first) / float64(k+1)
 		}
 		for j := 0; j < n; j++ {
@@ -280,7 +301,6 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 				cov += idf[j]
 			}
 		}
-		se.coverage = cov
 		se.score += sc + coverageWeight*cov
 	}
 	base := make(map[*sess]float64, len(list))
@@ -288,13 +308,12 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		base[se] = se.score
 		score(se, 0)
 	}
-	all := uint64(1)<<n - 1
 	better := func(a, b *sess) int {
 		if a.inRange != b.inRange {
 			return boolDesc(a.inRange, b.inRange)
 		}
-		if (a.mask == all) != (b.mask == all) {
-			return boolDesc(a.mask == all, b.mask == all)
+		if a.allRow != b.allRow {
+			return boolDesc(a.allRow, b.allRow)
 		}
 		return cmpFloatDesc(a.score, b.score)
 	}
@@ -402,3 +421,42 @@ func (s *Store) firstMessages(c *conn, ids []string) (map[string]int64, error) {
 	})
 	return out, err
 }
+
+// tokens are the lower-cased words of text as the matcher reads them.
+func tokens(text string) []string {
+	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
+}
+
+// titleRows finds up to plainTitleSessions sessions whose title holds a
+// word of pq and returns their first prompts' ids.
+func (s *Store) titleRows(c *conn, pq plainQuery) ([]int64, error) {
+	if !s.layout.sessionCols["title"] {
+		return nil, nil
+	}
+	var conds []string
+	var args []any
+	for _, w := range pq.words {
+		conds = append(conds, "s.title LIKE ? ESCAPE '\\'")
+		args = append(args, "%"+escapeLike(strings.ToLower(w.text))+"%")
+	}
+	var ids []string
+	err := c.query("SELECT s.id FROM sessions s WHERE "+strings.Join(conds, " OR ")+" ORDER BY s.started_at DESC LIMIT ?",
+		append(args, plainTitleSessions), func(st stmtRow) error {
+			ids = append(ids, st.ColumnText(0))
+			return nil
+		})
+	if err != nil {
+		return nil, err
+	}
+	firsts, err := s.firstMessages(c, ids)
+	var out []int64
+	for _, id := range ids {
+		if f := firsts[id]; f != 0 {
+			out = append(out, f)
+		}
+	}
+	return out, err
+}
+
+// plainTitleSessions bounds the sessions found by their title alone.
+const plainTitleSessions = 20

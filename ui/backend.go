@@ -2,9 +2,11 @@ package ui
 
 import (
 	"context"
+	"strings"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // Backend is everything the TUI asks of the rest of recall, in recall's own
@@ -65,4 +67,24 @@ func results(items []Item) []recall.Result {
 		out[i] = it.Result
 	}
 	return out
+}
+
+// searchChips are the status line's chips for a plain query: the date it
+// named (a filter chip), the typo it replaced, and how many of its words
+// the top session holds; "" for an FTS5-syntax query.
+func searchChips(d *recall.Discovery) string {
+	var chips []string
+	if d.DateFilter != "" {
+		chips = append(chips, "date:"+d.DateFilter)
+	}
+	if d.Suggestion != "" {
+		_, fix, _ := strings.Cut(d.Suggestion, ": ")
+		chips = append(chips, "searched "+fix)
+	}
+	if len(d.Results) > 0 {
+		if m := recall.MatchedText(d.Results[0].Matched, d.Words); m != "" {
+			chips = append(chips, "top "+m)
+		}
+	}
+	return termtext.OneLine(termtext.Sanitize(strings.Join(chips, " · ")))
 }

@@ -170,9 +170,15 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 	query := termtext.Clip(d.Query, maxQueryEcho)
 	if len(d.Results) == 0 {
 		fmt.Fprintf(w, "No matching sessions found for %q.\n", query)
+		if how := recall.QueryReading(d); how != "" {
+			fmt.Fprintf(w, "%s\n", termtext.Line(how, 160))
+		}
 		return
 	}
 	fmt.Fprintf(w, "%d session(s) for %q (%s index, %s)\n", len(d.Results), query, d.Index, d.Elapsed.Round(time.Millisecond))
+	if how := recall.QueryReading(d); how != "" {
+		fmt.Fprintf(w, "%s\n", termtext.Line(how, 160))
+	}
 	for i, r := range d.Results {
 		fmt.Fprintf(w, "\n%d. %s\n", i+1, termtext.Line(titleOr(r.Title), 100))
 		model := field(r.Model)
@@ -182,6 +188,9 @@ func printDiscovery(env *Env, d *recall.Discovery) {
 		where := "session " + displayID(r.SessionID)
 		if r.RootID != "" && r.RootID != r.SessionID {
 			where += " (in " + displayID(r.RootID) + ")"
+		}
+		if m := recall.MatchedText(r.Matched, d.Words); m != "" {
+			where += " · " + m
 		}
 		fmt.Fprintf(w, "   %s · %s · %s · %d hit(s) · %s\n", field(r.Source), model, recall.FormatWhen(r.When), r.Hits, where)
 		fmt.Fprintf(w, "   %s #%d: %s\n", field(r.MatchedRole), r.MatchMessageID, snippetText(termtext.Clip(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), 160), env.StdoutIsTerminal))
