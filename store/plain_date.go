@@ -84,12 +84,17 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 			}
 		}
 		if m, ok := monthNames[w]; ok {
-			day, year := 0, 0
+			day, lastDay, year := 0, 0, 0
 			j := i + 1
-			if j < len(lower) {
-				if d := dayNumber(lower[j]); d > 0 {
-					day, j = d, j+1
+			for j < len(lower) && j < i+3 { // "August 11", "August 11 15" (11-15)
+				d := dayNumber(lower[j])
+				if d == 0 {
+					break
 				}
+				if day == 0 {
+					day = d
+				}
+				lastDay, j = d, j+1
 			}
 			if j < len(lower) {
 				if y := yearNumber(lower[j]); y > 0 {
@@ -99,7 +104,7 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 			start := i
 			if day == 0 && i > 0 {
 				if d := dayNumber(lower[i-1]); d > 0 {
-					day, start = d, i-1
+					day, lastDay, start = d, d, i-1
 				}
 			}
 			capital := words[i] != w && len(w) >= 3
@@ -116,8 +121,12 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 				}
 			}
 			if day > 0 {
+				// A day is when something happened; the session that tells
+				// of it is often dated a few days later: from the day
+				// before to a week after.
 				from := time.Date(year, m, day, 0, 0, 0, 0, loc)
-				return cut(start, j, dateRange{from: from, to: from.AddDate(0, 0, 1)})
+				to := time.Date(year, m, max(day, lastDay), 0, 0, 0, 0, loc)
+				return cut(start, j, dateRange{from: from.AddDate(0, 0, -1), to: to.AddDate(0, 0, dayAfter)})
 			}
 			from := time.Date(year, m, 1, 0, 0, 0, 0, loc)
 			return cut(start, j, dateRange{from: from, to: from.AddDate(0, 1, 0)})
@@ -129,6 +138,9 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 	}
 	return dateRange{}, words
 }
+
+// dayAfter is how many days after a named day still count as its time.
+const dayAfter = 7
 
 // dayNumber reads 1-31, also as 1st/2nd/3rd/7th; 0 otherwise.
 func dayNumber(w string) int {

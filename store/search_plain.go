@@ -173,6 +173,10 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			masks[id] |= 1 << i
 		}
 	}
+	var sumIDF float64
+	for _, v := range idf {
+		sumIDF += v
+	}
 	if len(masks) == 0 {
 		// No message holds a word: a session whose title does ("bad
 		// gateway") is still an answer, anchored at its first prompt.
@@ -186,6 +190,12 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	}
 
 	// Pre-score by the rarity of the words each row holds; keep the best.
+	// With a date, rows of sessions of that time go first: the oldest rows
+	// of a frequent word would otherwise be the ones left out.
+	spans, err := s.dateSpans(c, pq.date)
+	if err != nil {
+		return res, err
+	}
 	type pre struct {
 		id    int64
 		score float64
@@ -197,6 +207,9 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			if m&(1<<i) != 0 {
 				sc += idf[i]
 			}
+		}
+		if spans.contain(id) {
+			sc += sumIDF
 		}
 		pres = append(pres, pre{id, sc})
 	}
@@ -231,10 +244,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	tfs := make([][]float64, len(cands))
 	rowMask := make([]uint64, len(cands))
 	dls := make([]float64, len(cands))
-	var sumDL, sumIDF float64
-	for _, v := range idf {
-		sumIDF += v
-	}
+	var sumDL float64
 	for i := range cands {
 		tfs[i] = make([]float64, n)
 		rowMask[i], dls[i] = wm.count(cands[i].text, tfs[i])
@@ -460,3 +470,34 @@ func (s *Store) titleRows(c *conn, pq plainQuery) ([]int64, error) {
 
 // plainTitleSessions bounds the sessions found by their title alone.
 const plainTitleSessions = 20
+
+// idSpans are message id ranges [lo, hi].
+type idSpans [][2]int64
+
+func (sp idSpans) contain(id int64) bool {
+	for _, r := range sp {
+		if id >= r[0] && id <= r[1] {
+			return true
+		}
+	}
+	return false
+}
+
+// maxDateSessions bounds the sessions of a date whose rows are preferred.
+const maxDateSessions = 200
+
+// dateSpans returns the message id span of each session started in d
+// (none for a zero range), newest sessions first, at most maxDateSessions.
+func (s *Store) dateSpans(c *conn, d dateRange) (idSpans, error) {
+	if d.zero() {
+		return nil, nil
+	}
+	var out idSpans
+	err := c.query("SELECT (SELECT MIN(id) FROM messages WHERE session_id = s.id), (SELECT MAX(id) FROM messages WHERE session_id = s.id)"+
+		" FROM sessions s WHERE s.started_at >= ? AND s.started_at < ? ORDER BY s.started_at DESC LIMIT ?",
+		[]any{toEpoch(d.from), toEpoch(d.to), maxDateSessions}, func(st stmtRow) error {
+			out = append(out, [2]int64{st.ColumnInt64(0), st.ColumnInt64(1)})
+			return nil
+		})
+	return out, err
+}

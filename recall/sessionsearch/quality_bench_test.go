@@ -95,7 +95,7 @@ func (s *scoreboard) String() string {
 // discoverSessions asks session_search as an agent does and returns the
 // sessions of its answer, best first.
 func discoverSessions(b *testing.B, tool *Tool, query string) []string {
-	resp := tool.Call(context.Background(), Request{Query: query, Limit: recall.MaxSessions})
+	resp := tool.Call(context.Background(), Request{Query: query, Limit: recall.MaxSessions, Fields: []string{"session_id"}})
 	if resp.IsError {
 		b.Fatalf("session_search %q: %s", query, resp.JSON)
 	}
