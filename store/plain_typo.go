@@ -16,12 +16,19 @@ import (
 // maxTypoWords is how many words with no hits one query may have corrected.
 const maxTypoWords = 3
 
+// maxTypoQueryWords: only a query of a few words has a typo looked for: in
+// a long question, a word with no match is as likely a word nobody wrote.
+const maxTypoQueryWords = 3
+
 // minTypoRunes: shorter words have too many neighbours that are words.
 const minTypoRunes = 4
 
 // correctTypos replaces words with no rows (ids[i] empty) by their best
 // one-edit neighbour in the index, refreshing ids; note lists the changes.
 func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool, note string, err error) {
+	if len(pq.words) > maxTypoQueryWords {
+		return false, "", nil // a long question answers on its other words
+	}
 	var notes []string
 	for i, w := range pq.words {
 		if len(notes) >= maxTypoWords {
@@ -31,7 +38,12 @@ func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool
 		if len(ids[i]) > 0 || w.prefix || utf8.RuneCountInString(lw) < minTypoRunes || !isASCIIWord(lw) {
 			continue
 		}
-		best, err := s.bestNeighbour(c, edits1(lw))
+		// Swapped and doubled letters are a few candidates; a letter
+		// missed or mistyped is 50 per letter, each a doclist lookup (a
+		// few hundred ms on a million messages): only when nothing else
+		// of the query matched, the answer would otherwise be empty.
+		cands := edits1(lw, !noneMatched(ids))
+		best, err := s.bestNeighbour(c, cands)
 		if err != nil {
 			return false, "", err
 		}
@@ -50,42 +62,55 @@ func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool
 	return true, "no match for a word, searched instead: " + strings.Join(notes, ", "), nil
 }
 
-// bestNeighbour returns the candidate word with the most matches (up to a
-// bound), "" when none is in the index. One statement asks the index for
-// every candidate; only the few that exist are counted.
+// bestNeighbour returns the candidate word found most often in the
+// newest rows holding any of them, "" when none is in the index. One FTS5
+// query ORs every candidate (one statement instead of one probe each:
+// 5x cheaper on a million messages) and the rows' words tell which matched.
 func (s *Store) bestNeighbour(c *conn, cands []string) (string, error) {
 	if len(cands) == 0 {
 		return "", nil
 	}
-	args := make([]any, len(cands))
+	set := make(map[string]bool, len(cands))
+	parts := make([]string, len(cands))
 	for i, w := range cands {
-		args[i] = quoteFTS(w)
+		set[w], parts[i] = true, quoteFTS(w)
 	}
-	sql := "SELECT v.column1 FROM (VALUES " + strings.TrimSuffix(strings.Repeat("(?),", len(cands)), ",") +
-		") v WHERE EXISTS (SELECT 1 FROM messages_fts WHERE messages_fts MATCH v.column1)"
-	var found []string
-	if err := c.query(sql, args, func(st stmtRow) error {
-		found = append(found, st.ColumnText(0))
-		return nil
-	}); err != nil {
-		return "", err
-	}
-	best, bestN := "", int64(-1)
-	for _, q := range found {
-		n, _, err := c.scalarInt("SELECT count(*) FROM (SELECT 1 FROM messages_fts WHERE messages_fts MATCH ? LIMIT 1000)", q)
-		if err != nil {
-			return "", err
-		}
-		if n > bestN {
-			best, bestN = q, n
+	counts := map[string]int{}
+	err := c.query("SELECT "+haystack+" FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid"+
+		" WHERE messages_fts MATCH ? ORDER BY messages_fts.rowid DESC LIMIT ?", []any{strings.Join(parts, " OR "), typoSampleRows},
+		func(st stmtRow) error {
+			for _, tok := range tokens(DecodeContent(st.ColumnText(0))) {
+				if set[tok] {
+					counts[tok]++
+				}
+			}
+			return nil
+		})
+	best := ""
+	for _, w := range cands { // candidates in edit order: ties go to the likelier edit
+		if counts[w] > counts[best] {
+			best = w
 		}
 	}
-	return strings.Trim(best, `"`), nil
+	return best, err
 }
 
-// edits1 are the words one edit away from w (a-z): deletions,
-// transpositions, replacements and insertions, each once.
-func edits1(w string) []string {
+// typoSampleRows is how many rows holding a candidate are read to choose one.
+const typoSampleRows = 50
+
+// noneMatched reports whether no word has a row.
+func noneMatched(ids [][]int64) bool {
+	for _, l := range ids {
+		if len(l) > 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// edits1 are the words one edit away from w, each once: transpositions
+// and deletions, and unless cheap also replacements and insertions of a-z.
+func edits1(w string, cheap bool) []string {
 	const letters = "abcdefghijklmnopqrstuvwxyz"
 	seen := map[string]bool{w: true}
 	var out []string
@@ -95,11 +120,14 @@ func edits1(w string) []string {
 			out = append(out, s)
 		}
 	}
+	for i := 0; i+1 < len(w); i++ {
+		add(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:])
+	}
 	for i := 0; i < len(w); i++ {
 		add(w[:i] + w[i+1:])
-		if i+1 < len(w) {
-			add(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:])
-		}
+	}
+	if cheap {
+		return out
 	}
 	for i := 0; i <= len(w); i++ {
 		for _, l := range letters {
