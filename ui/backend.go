@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -71,7 +72,7 @@ func results(items []Item) []recall.Result {
 
 // searchChips are the status line's chips for a plain query: the date it
 // named (a filter chip), the typo it replaced, and how many of its words
-// the top session holds; "" for an FTS5-syntax query.
+// the top session holds when not all; "" for an FTS5-syntax query.
 func searchChips(d *recall.Discovery) string {
 	var chips []string
 	if d.DateFilter != "" {
@@ -81,10 +82,10 @@ func searchChips(d *recall.Discovery) string {
 		_, fix, _ := strings.Cut(d.Suggestion, ": ")
 		chips = append(chips, "searched "+fix)
 	}
-	if len(d.Results) > 0 {
-		if m := recall.MatchedText(d.Results[0].Matched, d.Words); m != "" {
-			chips = append(chips, "top "+m)
-		}
+	if len(d.Results) > 0 && len(d.Results[0].Matched) < len(d.Words) {
+		// Said only when the best session lacks some words: the status
+		// line is narrow, and "all of them" is what a search means.
+		chips = append(chips, fmt.Sprintf("top %d/%d words", len(d.Results[0].Matched), len(d.Words)))
 	}
 	return termtext.OneLine(termtext.Sanitize(strings.Join(chips, " · ")))
 }
