@@ -64,6 +64,13 @@ type Discovery struct {
 	Elapsed          time.Duration
 	SessionsSearched int // unique lineages kept (Hermes's sessions_searched)
 	Results          []Result
+	// Words are the content words a plain query was read as (nil when it
+	// ran as FTS5 syntax); each Result says which of them it holds.
+	Words []string
+	// DateFilter names the date the query asked for ("May 2023"), "" for none.
+	DateFilter string
+	// Suggestion says which word with no match was searched as which, "" for none.
+	Suggestion string
 }
 
 // Result is one session of a Discovery, with the evidence around its best hit.
@@ -95,6 +102,9 @@ type Result struct {
 	// message; store.DisplayKindCommand, ...): MatchedRole is "system"
 	// for text the agent program wrote.
 	MatchedDisplayKind string
+	// Matched are the Discovery's Words this session holds (nil when the
+	// query ran as FTS5 syntax, where every match holds them all).
+	Matched []string
 }
 
 // Discover finds the sessions that matter for query (phase 1, no model):
@@ -125,6 +135,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		f.Roles = DefaultRoles
 	}
 	f.Limit, f.Offset = DiscoverScanLimit, 0
+	f.Sessions = true // plain words and questions: ranked by session (store/search_plain.go)
 	if f.Phase == store.PhaseFirst {
 		// The first paint of a keystroke: the newest hits are enough to
 		// fill the list, and reading 300 of them through the trigram
@@ -137,6 +148,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		return nil, fmt.Errorf("search messages: %w", err)
 	}
 	d.Index, d.Parsed, d.Notice = res.Index, res.Parsed, res.Notice
+	d.Words, d.DateFilter, d.Suggestion = res.Words, res.DateFilter, res.Suggestion
 	hits := res.Hits
 	sort.SliceStable(hits, func(i, j int) bool { return demoted(hits[i].Source) < demoted(hits[j].Source) })
 
@@ -299,7 +311,7 @@ func (e *Engine) titlePick(ctx context.Context, lin *lineage, sess *store.Sessio
 func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, error) {
 	h := p.hit
 	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: PresentedRole(h.Role, h.DisplayKind),
-		MatchedDisplayKind: h.DisplayKind, MatchMessageID: h.MessageID,
+		MatchedDisplayKind: h.DisplayKind, MatchMessageID: h.MessageID, Matched: h.Matched,
 		Snippet: ReadableSnippet(h.Snippet), When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
 	meta, err := lin.session(ctx, p.root)
 	if err != nil {

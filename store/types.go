@@ -125,6 +125,15 @@ type SearchFilter struct {
 	Sort Sort
 	// Typing marks as-you-type input: the last bare term is treated as a prefix.
 	Typing bool
+	// Sessions asks for a session ranking (recall's Discover): a plain
+	// query (no FTS5 syntax) is then read as its content words, any of them
+	// enough to match, and the hits come grouped by session, best session
+	// first (search_plain.go). Only the ranked phase (PhaseFinal, SortRank,
+	// first page) does this; the rest keep the exact FTS5 meaning.
+	Sessions bool
+	// Now is the time relative dates in a query ("yesterday", "last
+	// week") are read against; zero means time.Now().
+	Now time.Time
 }
 
 // Hit is one matching message joined with its session's metadata. It carries a
@@ -147,6 +156,9 @@ type Hit struct {
 	// DisplayKindAgent, ...; "" for an ordinary message), so that a hit in
 	// text the agent wrote is never reported as the user's.
 	DisplayKind string
+	// Matched are the query words (SearchResult.Words) the hit's session
+	// holds, in its messages or title; nil outside a plain session ranking.
+	Matched []string
 }
 
 // Snippet markers: private-use runes that cannot be typed by a user and are
@@ -169,6 +181,19 @@ type SearchResult struct {
 	// Notice says in one line what the sanitiser dropped from a hostile query
 	// (nesting too deep, too many terms); "" for every ordinary query.
 	Notice string
+	// Words are the content words a plain query was read as (stopwords,
+	// question words and date words dropped; a corrected typo replaced);
+	// nil when the query was run as FTS5 syntax.
+	Words []string
+	// DateFilter names the date the query asked for ("May 2023", "last
+	// week"), "" for none; sessions in [DateFrom, DateTo) rank first.
+	DateFilter       string
+	DateFrom, DateTo time.Time
+	// Suggestion says which word with no hits was searched as which
+	// ("dokcer → docker"); "" when none was replaced.
+	Suggestion string
+
+	plain *parsedQuery // the plain query's forms, for Parsed
 }
 
 // ImportFile is what an importer remembers about one source file between runs.

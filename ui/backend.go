@@ -2,9 +2,12 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // Backend is everything the TUI asks of the rest of recall, in recall's own
@@ -66,4 +69,24 @@ func results(items []Item) []recall.Result {
 		out[i] = it.Result
 	}
 	return out
+}
+
+// searchChips are the status line's chips for a plain query: the date it
+// named (a filter chip), the typo it replaced, and how many of its words
+// the top session holds when not all; "" for an FTS5-syntax query.
+func searchChips(d *recall.Discovery) string {
+	var chips []string
+	if d.DateFilter != "" {
+		chips = append(chips, "date:"+d.DateFilter)
+	}
+	if d.Suggestion != "" {
+		_, fix, _ := strings.Cut(d.Suggestion, ": ")
+		chips = append(chips, "searched "+fix)
+	}
+	if len(d.Results) > 0 && len(d.Results[0].Matched) < len(d.Words) {
+		// Said only when the best session lacks some words: the status
+		// line is narrow, and "all of them" is what a search means.
+		chips = append(chips, fmt.Sprintf("top %d/%d words", len(d.Results[0].Matched), len(d.Words)))
+	}
+	return termtext.OneLine(termtext.Sanitize(strings.Join(chips, " · ")))
 }

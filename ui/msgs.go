@@ -18,6 +18,7 @@ type resultsMsg struct {
 	items   []Item
 	index   store.Index
 	elapsed time.Duration
+	chips   string // how a plain query was read: date, typo, words matched (searchChips)
 	err     error
 }
 

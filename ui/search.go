@@ -79,7 +79,7 @@ func (m *Model) search() tea.Cmd {
 			if err != nil {
 				return resultsMsg{seq: seq, phase: phase, query: q, err: err}
 			}
-			return resultsMsg{seq: seq, phase: phase, query: q, items: searchItems(d), index: d.Index, elapsed: d.Elapsed}
+			return resultsMsg{seq: seq, phase: phase, query: q, items: searchItems(d), index: d.Index, elapsed: d.Elapsed, chips: searchChips(d)}
 		}
 	}
 	final := ask(store.PhaseFinal)
@@ -127,6 +127,9 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 	m.list.emptyMsg = m.emptyText(msg.browse)
 	m.filters.learnSources(msg.items)
 	m.status.setSearch(msg.index, msg.elapsed, len(msg.items), msg.browse)
+	if msg.chips != "" {
+		m.status.search += " · " + msg.chips
+	}
 	before := m.list.SelectedID()
 	m.list.SetItems(msg.items)
 	if msg.seq == m.topSeq && !m.userMoved {

@@ -58,6 +58,10 @@ type Result struct {
 	// ("command", "agent", "compaction"; FORMATS.md): matched_role is then
 	// "system" for text the agent program wrote.
 	MatchedDisplayKind string `json:"matched_display_kind,omitempty"`
+	// MatchedWords are the envelope's words this session holds and Matched
+	// their count ("matched 3 of 5 words"); absent for an FTS5-syntax query.
+	MatchedWords []string `json:"matched_words,omitempty"`
+	Matched      int      `json:"matched,omitempty"`
 }
 
 // Discover is the discover envelope.
@@ -72,8 +76,16 @@ type Discover struct {
 	Message          string      `json:"message,omitempty"`
 	// Notice says in one line what the query sanitiser dropped from a
 	// hostile query (too deep, too many terms); absent normally.
-	Notice string  `json:"notice,omitempty"`
-	Budget *Budget `json:"budget,omitempty"`
+	Notice string `json:"notice,omitempty"`
+	// Words are the content words the query was read as (question words,
+	// stopwords and date words dropped); absent for an FTS5-syntax query.
+	Words []string `json:"words,omitempty"`
+	// DateFilter names the date the query asked for ("May 2023", "last
+	// week"): sessions of that time rank first.
+	DateFilter string `json:"date_filter,omitempty"`
+	// Suggestion says which word with no match was searched as which.
+	Suggestion string  `json:"suggestion,omitempty"`
+	Budget     *Budget `json:"budget,omitempty"`
 }
 
 // BrowseItem is one recent session.
@@ -209,7 +221,8 @@ func sessionMeta(s store.Session) SessionMeta {
 // discoverEnvelope is a Discovery (and its summaries, if any) as JSON.
 func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 	env := &Discover{Success: true, Mode: "discover", Query: d.Query, Results: make([]Result, 0, len(d.Results)),
-		Count: len(d.Results), SessionsSearched: d.SessionsSearched, Index: d.Index, Notice: d.Notice}
+		Count: len(d.Results), SessionsSearched: d.SessionsSearched, Index: d.Index, Notice: d.Notice,
+		Words: d.Words, DateFilter: d.DateFilter, Suggestion: d.Suggestion}
 	if len(d.Results) == 0 {
 		env.Message = "No matching sessions found."
 	}
@@ -218,7 +231,8 @@ func discoverEnvelope(d *recall.Discovery, sums []recall.Summary) *Discover {
 			Title: titlePtr(r.Name()), MatchedRole: r.MatchedRole, MatchedDisplayKind: r.MatchedDisplayKind, MatchMessageID: r.MatchMessageID,
 			Snippet: markedSnippet(r.Snippet), BookendStart: messages(r.BookendStart, 0),
 			Messages: messages(r.Messages, r.MatchMessageID), BookendEnd: messages(r.BookendEnd, 0),
-			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits}
+			MessagesBefore: r.MessagesBefore, MessagesAfter: r.MessagesAfter, Hits: r.Hits,
+			MatchedWords: r.Matched, Matched: len(r.Matched)}
 		if r.RootID != "" && r.RootID != r.SessionID {
 			jr.ParentSessionID = r.RootID
 		}

@@ -13,7 +13,7 @@ import (
 var (
 	discoverFields = []string{"session_id", "when", "source", "model", "title", "matched_role", "match_message_id",
 		"snippet", "bookend_start", "messages", "bookend_end", "messages_before", "messages_after", "parent_session_id",
-		"hits", "summary", "summary_kind", "summary_reason", "truncated", "matched_display_kind"}
+		"hits", "summary", "summary_kind", "summary_reason", "truncated", "matched_display_kind", "matched_words", "matched"}
 	browseFields = []string{"session_id", "title", "source", "started_at", "last_active", "message_count", "preview"}
 
 	// evidenceFields and summaryFields need reads (or a model) that a

@@ -189,11 +189,17 @@ func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 	query := termtext.Clip(d.Query, maxQueryEcho)
 	if len(d.Results) == 0 {
 		fmt.Fprintf(w, "No matching sessions found for %q.\n", query)
+		if how := recall.QueryReading(d); how != "" {
+			fmt.Fprintf(w, "%s\n", termtext.Line(how, 160))
+		}
 		return
 	}
 	width := env.termWidth()
 	line := func(s string) { fmt.Fprintln(w, fitLine(s, width)) }
 	line(fmt.Sprintf("%s for %q (%s index, %s)", plural(len(d.Results), "session", "sessions"), query, d.Index, d.Elapsed.Round(time.Millisecond)))
+	if how := recall.QueryReading(d); how != "" {
+		line(how)
+	}
 	for i, r := range d.Results {
 		fmt.Fprintln(w)
 		line(fmt.Sprintf("%d. %s", i+1, field(titleOr(r.Name()))))
@@ -204,6 +210,9 @@ func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 		where := "session " + displayID(r.SessionID)
 		if r.RootID != "" && r.RootID != r.SessionID {
 			where += " (in " + displayID(r.RootID) + ")"
+		}
+		if m := recall.MatchedText(r.Matched, d.Words); m != "" {
+			where += " · " + m
 		}
 		line(fmt.Sprintf("   %s · %s · %s · %s · %s", plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), where))
 		// Messages are named by their place in the session ("#6 of 8"),

@@ -18,7 +18,7 @@ FOUR CALLING SHAPES (the arguments you pass pick one):
 3. READ - session_id alone: the session's first 20 and last 10 messages; scroll to see the middle.
 4. BROWSE - no query and no session_id: the most recent sessions (title, source, time, first message).
 
-QUERY SYNTAX (FTS5): words are ANDed (docker network = both words); OR for alternatives (docker OR podman) - use OR when unsure of the exact word; NOT to exclude (deploy NOT rollback); "exact phrase"; prefix* (migrat*). Chinese, Japanese and Korean work, including one- and two-character terms (数据库, 改). Half-typed or odd syntax is repaired, never an error.
+QUERY: write the key words ("docker postgres connection refused") or simply the question ("how did we fix the docker networking error?"). Question words and stopwords are ignored, inflections match (painted = paint), any word may match and sessions holding more of the words (and holding them in title or first prompt) rank first; each result says which words it matched (matched_words, of words). A date ("in May 2023", "last week", "yesterday", "2023") ranks sessions of that time first (date_filter); a word that matches nothing is retried as its nearest indexed spelling (suggestion). No need for OR. Explicit FTS5 syntax keeps its exact meaning: "exact phrase", AND, OR, NOT or -word, NEAR(a b), prefix*. Chinese, Japanese and Korean work, including one- and two-character terms (数据库, 改). Half-typed or odd syntax is repaired, never an error.
 
 WHEN TO USE: the user refers to earlier work ("how did we fix...", "last time", "the migration we did"), or a command, path, decision or error from a past session would help. Check the repository and files first: session history may be incomplete, so no result does not prove something never happened.
 
@@ -39,7 +39,7 @@ func inputSchema(maxChars int) map[string]any {
 	return map[string]any{
 		"type": "object",
 		"properties": map[string]any{
-			"query": prop("string", `DISCOVER: what to look for, e.g. "docker network error" or "nginx OR caddy". FTS5 syntax: AND by default, OR, NOT, "phrase", prefix*; CJK works. Leave empty (with no session_id) to BROWSE recent sessions.`),
+			"query": prop("string", `DISCOVER: what to look for, as key words or the question itself, e.g. "docker network error" or "when did we move the api to postgres 16?". Any of the words may match; sessions holding more of them rank first. FTS5 syntax ("phrase", AND, OR, NOT, prefix*) keeps its exact meaning; CJK works. Leave empty (with no session_id) to BROWSE recent sessions.`),
 			"limit": prop("integer", fmt.Sprintf("DISCOVER and BROWSE: how many sessions to return (default %d, at most %d).", sessionsearch.DefaultLimit, sessionsearch.MaxLimit),
 				"minimum", 1, "maximum", sessionsearch.MaxLimit, "default", sessionsearch.DefaultLimit),
 			"sort": prop("string", "DISCOVER: order by time instead of relevance: newest (what we did most recently) or oldest (when it first came up). Omit for best match first.",
