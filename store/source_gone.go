@@ -20,7 +20,9 @@ func (s *Store) SourceGone(ctx context.Context) (map[string]bool, error) {
 	}
 	live, gone := map[string]bool{}, map[string]bool{}
 	for _, f := range files {
-		if f.Path == "-" || f.Sessions == "" {
+		// "<source>:<id>" rows are conversations inside an export or an
+		// app's database, not files: the container's row speaks for them.
+		if f.Path == "-" || f.Sessions == "" || strings.HasPrefix(f.Path, f.Source+":") {
 			continue
 		}
 		_, err := os.Stat(f.Path)

@@ -8,6 +8,8 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"sort"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -157,12 +159,16 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 			if err := importer.WriteSessions(tx, sessions, true); err != nil {
 				return err
 			}
+			// What the app no longer has (a reverted message, a deleted
+			// session) stays in recall.
+			keep := msgs
 			for _, id := range ids {
-				if err := tx.DeleteSessionMessages(id); err != nil {
-					return fmt.Errorf("delete messages of %s: %w", id, err)
+				var err error
+				if keep, err = tx.KeepDropped(id, keep); err != nil {
+					return err
 				}
 			}
-			n, err := tx.InsertMessages(msgs)
+			n, err := tx.InsertMessages(keep)
 			if err != nil {
 				return fmt.Errorf("insert messages: %w", err)
 			}
@@ -203,7 +209,15 @@ func (s *Source) saveDB(tx *store.Tx, file string, fi os.FileInfo, st dbState) e
 	if err != nil {
 		return err
 	}
-	return tx.SetImportFile(store.ImportFile{Path: file, Source: s.name, Size: fi.Size(), ModTime: fi.ModTime(), State: string(raw)})
+	ids := make([]string, 0, len(st.Sessions))
+	for id := range st.Sessions {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	// The database's row names its sessions, so that `stats` and the TUI
+	// can tell when the app deleted the file.
+	return tx.SetImportFile(store.ImportFile{Path: file, Source: s.name, Size: fi.Size(), ModTime: fi.ModTime(), State: string(raw),
+		Sessions: strings.Join(ids, " ")})
 }
 
 // build makes the recall session and messages of one OpenCode session.

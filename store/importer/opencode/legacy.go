@@ -165,10 +165,11 @@ func (s *Source) importLegacy(ctx context.Context, st *store.Store, file string)
 		if err := importer.WriteSessions(tx, []store.Session{sess}, true); err != nil {
 			return err
 		}
-		if err := tx.DeleteSessionMessages(sess.ID); err != nil {
-			return fmt.Errorf("delete messages of %s: %w", sess.ID, err)
+		keep, err := tx.KeepDropped(sess.ID, out)
+		if err != nil {
+			return err
 		}
-		n, err := tx.InsertMessages(out)
+		n, err := tx.InsertMessages(keep)
 		if err != nil {
 			return fmt.Errorf("insert messages: %w", err)
 		}

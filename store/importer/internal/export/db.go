@@ -3,6 +3,8 @@ package export
 import (
 	"context"
 	"os"
+	"slices"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/store"
@@ -42,9 +44,11 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 		return rep, err
 	}
 	unchanged := false
+	var listed []string // sessions the database held at earlier runs
 	err = st.Write(ctx, func(tx *store.Tx) error {
 		prev, ok, err := tx.ImportFile(file)
 		unchanged = err == nil && ok && prev.Source == source && prev.State == sig
+		listed = strings.Fields(prev.Sessions)
 		return err
 	})
 	if err != nil || unchanged {
@@ -118,7 +122,22 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 		return rep, err
 	}
 	err = st.Write(ctx, func(tx *store.Tx) error {
-		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), State: sig})
+		// The database's row names its sessions, so that `stats` and the
+		// TUI can tell when the app deleted the file.
+		// A session the app deleted from it stays named: recall still
+		// has it from this file.
+		ids := listed
+		for _, h := range heads {
+			prev, ok, err := tx.ImportFile(Key(source, h.ID))
+			if err != nil {
+				return err
+			}
+			if ok && prev.Sessions != "" && !slices.Contains(listed, prev.Sessions) {
+				ids = append(ids, prev.Sessions)
+			}
+		}
+		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), State: sig,
+			Sessions: strings.Join(ids, " ")})
 	})
 	if err != nil {
 		return rep, err

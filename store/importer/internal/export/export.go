@@ -168,6 +168,7 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 	}
 	w := &writer{ctx: ctx, st: st, source: source, file: file, rep: &rep}
 	t := importer.NewTally(&rep, file)
+	var ids []string // the export's conversations, named on its row
 	for i := 1; dec.More(); i++ {
 		if err := ctx.Err(); err != nil {
 			return rep, err
@@ -186,6 +187,7 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 		c, ok := decode(raw, t)
 		rep.ParseTime += time.Since(t0)
 		if ok {
+			ids = append(ids, c.Session.ID)
 			if c.Fingerprint == "" {
 				sum := sha256.Sum256(raw)
 				c.Fingerprint = hex.EncodeToString(sum[:12])
@@ -206,7 +208,7 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 	}
 	err = st.Write(ctx, func(tx *store.Tx) error {
 		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(),
-			Offset: cnt.n, State: stateDone})
+			Offset: cnt.n, State: stateDone, Sessions: strings.Join(ids, " ")})
 	})
 	if err != nil {
 		return rep, err
@@ -262,8 +264,10 @@ func (w *writer) flush() error {
 				continue
 			}
 			if seen {
-				if err := tx.DeleteSessionMessages(c.Session.ID); err != nil {
-					return fmt.Errorf("delete messages of %s: %w", c.Session.ID, err)
+				// What the export no longer has (a deleted branch, a
+				// pruned conversation) stays in recall.
+				if c.Messages, err = tx.KeepDropped(c.Session.ID, c.Messages); err != nil {
+					return err
 				}
 			}
 			if err := importer.WriteSessions(tx, []store.Session{c.Session}, true); err != nil {
