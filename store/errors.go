@@ -77,6 +77,8 @@ func (e *Error) Error() string {
 		return fmt.Sprintf("%s has a hot journal (%s-journal): a program crashed in the middle of a write, and only a writer may roll it back; recall never writes a database it did not create: open it once with the program that wrote it (or `sqlite3 %s 'PRAGMA quick_check'`), then try again", p, p, p)
 	case ErrTooLarge:
 		return fmt.Sprintf("%s: %v", p, e.Err)
+	case ErrWALDeleted:
+		return fmt.Sprintf("%s: its -wal file was deleted while a program had the database open (%v): its last transactions live on only in that program, which writes them back as it closes; close every recall (and Hermes) using it, then run this again (if none is running, delete %s-shm too)", p, e.Err, p)
 	}
 	return fmt.Sprintf("%s: %s (%s)", p, e.Kind, osReason(e.Err))
 }
@@ -189,7 +191,7 @@ func dbError(path string, err error) error {
 // write would fail the same way, so an importer stops instead of going on
 // to the next file (a held lock once cost the whole timeout per file).
 func IsDatabaseFault(err error) bool {
-	for _, k := range []error{ErrCorrupt, ErrNotDatabase, ErrDiskFull, ErrPermission, ErrIO, ErrHotJournal, ErrReadOnly, ErrLocked} {
+	for _, k := range []error{ErrCorrupt, ErrNotDatabase, ErrDiskFull, ErrPermission, ErrIO, ErrHotJournal, ErrReadOnly, ErrLocked, ErrWALDeleted} {
 		if errors.Is(err, k) {
 			return true
 		}

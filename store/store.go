@@ -130,12 +130,25 @@ func createFile(path string) error {
 }
 
 func (s *Store) open(ctx context.Context, opts Options) error {
+	existed := companionsPresent(s.path)
 	ro, err := openConn(s.path, true)
 	if err != nil {
+		keepCompanionPrivate(s.path, existed)
+		if n, lost := walFramesLost(s.path); lost {
+			return walDeletedError(s.path, n)
+		}
 		return err
 	}
 	s.track(ro)
 	kind, err := inspectFile(ro)
+	keepCompanionPrivate(s.path, existed)
+	if err != nil {
+		if n, lost := walFramesLost(s.path); lost {
+			// Not read-only storage: a -wal deleted under a running
+			// program (a TUI); say so instead of "a read-only snapshot".
+			return walDeletedError(s.path, n)
+		}
+	}
 	if err != nil && onReadOnlyStorage(s.path, err) {
 		// A WAL database where -wal and -shm can be neither found nor
 		// created (a read-only directory, a snapshot, read-only media):

@@ -75,5 +75,6 @@ func (m *Model) dbPolled(msg dbPollMsg) tea.Cmd {
 	if !changed || baseline || m.searching {
 		return m.pollChanges()
 	}
-	return tea.Batch(m.pollChanges(), m.refresh())
+	// An import also tells which sessions lost their files since.
+	return tea.Batch(m.pollChanges(), m.refresh(), m.loadSources())
 }

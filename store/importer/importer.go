@@ -306,7 +306,7 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 				return rep, err
 			}
 			r.Failed++
-			r.note(Problem{File: f, Msg: err.Error()})
+			r.note(Problem{File: f, Msg: fileErrMsg(f, err)})
 		}
 		rep.Add(r)
 		if opt.Progress != nil {

@@ -70,6 +70,17 @@ func NewTally(rep *Report, file string) *Tally { return &Tally{rep: rep, file: f
 // writing it, so it is counted but is no sign of a wrong file.
 const IncompleteLine = "incomplete last line (left for the next import)"
 
+// tornGrace is how recently a file must have changed for its torn last
+// line to be taken for a record still being written (agents append a
+// record in one write; a torn line older than this is a stopped writer).
+const tornGrace = 10 * time.Minute
+
+// beingWritten reports a file modified within tornGrace before now (a
+// minute of clock skew allowed after it).
+func beingWritten(mod, now time.Time) bool {
+	return !mod.Before(now.Add(-tornGrace)) && !mod.After(now.Add(time.Minute))
+}
+
 // MaxLineBytes is the longest line an importer reads: a record longer than
 // the largest message the store keeps (store.MaxMessageBytes) plus room for
 // its JSON envelope cannot be stored, so it is read past in a bounded buffer
@@ -183,7 +194,10 @@ func parseLines(ctx context.Context, p Plan, parser LineParser, b *Batch, rep *R
 			break
 		}
 		if !l.Terminated && !json.Valid(l.Text) {
-			if !lines.Blank(l.Text) {
+			if !lines.Blank(l.Text) && !beingWritten(p.ModTime, time.Now()) {
+				// A writer that stopped mid-record long ago: say so. One
+				// still at work finishes the line, and the next import
+				// takes it; that is no problem of the file.
 				rep.Problemf(p.Path, l.No, IncompleteLine)
 			}
 			break

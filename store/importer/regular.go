@@ -1,6 +1,7 @@
 package importer
 
 import (
+	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -73,4 +74,18 @@ func StatRegular(path string) (fs.FileInfo, error) {
 		return nil, err // an *fs.PathError naming path
 	}
 	return fi, checkRegular(path, fi)
+}
+
+// fileErrMsg is err as a problem of file f, without f said twice ("f: open
+// f: permission denied" becomes "f: open: permission denied").
+func fileErrMsg(f string, err error) string {
+	var nr *NotRegularError
+	if errors.As(err, &nr) && nr.Path == f {
+		return "is " + modeName(nr.Mode) + ", not a regular file: not read"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) && pe.Path == f && pe.Error() == err.Error() {
+		return pe.Op + ": " + pe.Err.Error()
+	}
+	return err.Error()
 }

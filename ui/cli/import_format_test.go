@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestImportWrongFormat: a file (or folder) given to the wrong importer
@@ -67,6 +68,9 @@ func TestImportNothingImportable(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	// Torn long ago (a writer that stopped): reported.
+	hour := time.Now().Add(-time.Hour)
+	os.Chtimes(torn, hour, hour)
 	code, out, errOut := runCLI(t, false, "--db", filepath.Join(dir, "a.db"), "import", "claude", pretty)
 	if code != 1 || !strings.Contains(out, "package.json:1: the file is one JSON document, not JSON Lines (one record per line): not a Claude Code transcript") ||
 		strings.Contains(out, "invalid JSON") || !strings.Contains(errOut, "nothing could be imported") {
