@@ -21,6 +21,7 @@ import (
 // searchArgs is the parsed command line.
 type searchArgs struct {
 	json, noSummary, schema bool
+	showSecrets             bool
 	sessions                int
 	maxChars                int
 	exclude                 string
@@ -40,6 +41,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.IntVar(&a.maxChars, "max-chars", 0, fmt.Sprintf("with --json: fit the answer in this many characters (at least %d; 0 = no limit)", sessionsearch.MinMaxChars))
 	fs.StringVar(&fields, "fields", "", "with --json: keep only these comma-separated keys of each result")
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
+	fs.BoolVar(&a.showSecrets, "show-secrets", false, "with --json: keep API keys, tokens and passwords (redacted by default, as the answer may go to a model)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -101,7 +103,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
 	if a.json {
 		req := sessionsearch.Request{Query: a.query, Limit: a.sessions, Roles: a.roles, CurrentSessionID: a.exclude,
-			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true}
+			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true, ShowSecrets: a.showSecrets}
 		if a.noSummary {
 			req.Summary = sessionsearch.SummaryNone
 		}
