@@ -58,12 +58,13 @@ func (m *Model) export() tea.Cmd {
 	p := m.pendingExport
 	m.pendingExport = pendingExport{}
 	overwrite := p.sessionID == it.SessionID && m.opts.Now().Sub(p.asked) < statusTTL
-	ctx, backend := m.ctx, m.backend
+	ctx, backend, reveal := m.ctx, m.backend, m.detail.reveal
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
 		}
+		sess, msgs = shownMessages(sess, msgs, reveal)
 		path, err := filepath.Abs(recall.ExportFileName(sess))
 		if err != nil {
 			return statusMsg{text: "export: " + err.Error(), err: true}
@@ -139,13 +140,14 @@ func (m *Model) pager() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	ctx, backend := m.ctx, m.backend
+	ctx, backend, reveal := m.ctx, m.backend, m.detail.reveal
 	hitID, pattern := m.pagerTarget()
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
+		sess, msgs = shownMessages(sess, msgs, reveal)
 		f, err := os.CreateTemp("", "recall-*.md")
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}

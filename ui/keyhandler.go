@@ -104,6 +104,8 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.jumpHit(-1)
 	case key.Matches(msg, k.ToggleTools):
 		return m.toggleTools()
+	case key.Matches(msg, k.RevealSecrets):
+		return m.toggleReveal()
 	case key.Matches(msg, k.Resume):
 		return m.resume()
 	case key.Matches(msg, k.Export):

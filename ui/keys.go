@@ -11,6 +11,7 @@ type KeyMap struct {
 	Open                                    key.Binding // enter: summarise (and show the detail on narrow screens)
 	Summarize, SummarizeAll                 key.Binding
 	NextHit, PrevHit, ToggleTools           key.Binding
+	RevealSecrets                           key.Binding // V: show the secrets redacted by default
 	Resume, Export, Yank, YankResume, Pager key.Binding
 	Layout                                  key.Binding // list only ⇄ list + detail
 	FilterRole, FilterSource, FilterTime    key.Binding
@@ -24,26 +25,27 @@ func DefaultKeyMap() KeyMap {
 		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
 	}
 	return KeyMap{
-		Up:           b("↑/k/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
-		Down:         b("↓/j/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
-		PageUp:       b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown:     b("pgdn", "page down", "pgdown", "ctrl+f"),
-		Top:          b("g/home", "top", "home", "g"),
-		Bottom:       b("G/end", "bottom", "end", "G"),
-		NextFocus:    b("tab", "next pane", "tab"),
-		PrevFocus:    b("shift+tab", "previous pane", "shift+tab"),
-		FocusSearch:  b("/", "search", "/"),
-		Open:         b("enter", "summarise", "enter"),
-		Summarize:    b("s", "summarise session", "s"),
-		SummarizeAll: b("S", "summarise top 3", "S"),
-		NextHit:      b("n", "next hit", "n"),
-		PrevHit:      b("N", "previous hit", "N"),
-		ToggleTools:  b("t", "tool calls", "t"),
-		Resume:       b("r", "resume", "r"),
-		Export:       b("e", "export .md", "e"),
-		Yank:         b("y", "copy message", "y"),
-		YankResume:   b("Y", "copy resume", "Y"),
-		Pager:        b("o", "$PAGER", "o"),
+		Up:            b("↑/k/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
+		Down:          b("↓/j/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
+		PageUp:        b("pgup", "page up", "pgup", "ctrl+b"),
+		PageDown:      b("pgdn", "page down", "pgdown", "ctrl+f"),
+		Top:           b("g/home", "top", "home", "g"),
+		Bottom:        b("G/end", "bottom", "end", "G"),
+		NextFocus:     b("tab", "next pane", "tab"),
+		PrevFocus:     b("shift+tab", "previous pane", "shift+tab"),
+		FocusSearch:   b("/", "search", "/"),
+		Open:          b("enter", "summarise", "enter"),
+		Summarize:     b("s", "summarise session", "s"),
+		SummarizeAll:  b("S", "summarise top 3", "S"),
+		NextHit:       b("n", "next hit", "n"),
+		PrevHit:       b("N", "previous hit", "N"),
+		ToggleTools:   b("t", "tool calls", "t"),
+		RevealSecrets: b("V", "reveal secrets", "V"),
+		Resume:        b("r", "resume", "r"),
+		Export:        b("e", "export .md", "e"),
+		Yank:          b("y", "copy message", "y"),
+		YankResume:    b("Y", "copy resume", "Y"),
+		Pager:         b("o", "$PAGER", "o"),
 		// ctrl-/ is what terminals send as ctrl-_ (0x1f); F6 for those that do not.
 		Layout:       b("F6/ctrl+/", "toggle detail", "f6", "ctrl+_"),
 		FilterRole:   b("F2/alt+r", "role", "f2", "alt+r"),
@@ -61,7 +63,7 @@ func DefaultKeyMap() KeyMap {
 // box those keys type, so the bindings are off while it has focus.
 func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{&k.FocusSearch, &k.Summarize, &k.SummarizeAll, &k.NextHit, &k.PrevHit,
-		&k.ToggleTools, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
+		&k.ToggleTools, &k.RevealSecrets, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
 }
 
 // updateKeys enables the bindings that act in focus f.
@@ -107,7 +109,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch, k.Layout},
-		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.Cancel},
+		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.RevealSecrets, k.Cancel},
 		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
 	}

@@ -42,6 +42,7 @@ type transcriptInput struct {
 	expanded bool
 	query    string
 	find     string
+	reveal   bool // secrets as stored; else redacted before rendering
 }
 
 // renderTranscript renders messages with Glamour, roles as headers, tool
