@@ -222,11 +222,14 @@ type summaryPrinter struct {
 	buf      []strings.Builder
 	done     []*recall.Summary
 	streamed []bool // the current result's header (and maybe deltas) are out
+	// san sanitises each result's deltas as one stream: an escape
+	// sequence split between two deltas is removed whole.
+	san []termtext.Stream
 }
 
 func newSummaryPrinter(env *Env, results []recall.Result) *summaryPrinter {
 	p := &summaryPrinter{env: env, results: results, buf: make([]strings.Builder, len(results)),
-		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results))}
+		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results)), san: make([]termtext.Stream, len(results))}
 	p.mu.Lock()
 	p.header(0)
 	p.mu.Unlock()
@@ -240,7 +243,7 @@ func (p *summaryPrinter) header(i int) {
 	p.streamed[i] = true
 	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Title), 80))
 	if s := p.buf[i].String(); s != "" {
-		fmt.Fprint(p.env.Stdout, termtext.Sanitize(s))
+		fmt.Fprint(p.env.Stdout, p.san[i].Write(s))
 	}
 }
 
@@ -254,7 +257,7 @@ func (p *summaryPrinter) on(ev recall.SummaryEvent) {
 	} else {
 		p.buf[i].WriteString(ev.Delta)
 		if i == p.cur {
-			fmt.Fprint(p.env.Stdout, termtext.Sanitize(ev.Delta))
+			fmt.Fprint(p.env.Stdout, p.san[i].Write(ev.Delta))
 		}
 	}
 	for p.cur < len(p.results) && p.done[p.cur] != nil {
@@ -272,6 +275,7 @@ func (p *summaryPrinter) complete(i int) {
 	streamed := p.buf[i].String()
 	switch {
 	case s.Text == streamed:
+		fmt.Fprint(w, p.san[i].Flush())
 	case streamed == "":
 		fmt.Fprint(w, termtext.Sanitize(s.Text))
 	default:
