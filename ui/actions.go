@@ -49,7 +49,7 @@ func (m *Model) resume() tea.Cmd {
 // only (transcripts are private). It never replaces a file unless
 // overwrite: an existing file is reported back to the popup, which asks.
 func (m *Model) exportTo(sessionID, path string, overwrite bool) tea.Cmd {
-	ctx, backend := m.ctx, m.backend
+	ctx, backend, reveal := m.ctx, m.backend, m.detail.reveal
 	return func() tea.Msg {
 		res := exportResultMsg{sessionID: sessionID, path: path}
 		sess, msgs, err := backend.Transcript(ctx, sessionID)
@@ -57,6 +57,7 @@ func (m *Model) exportTo(sessionID, path string, overwrite bool) tea.Cmd {
 			res.err = err
 			return res
 		}
+		sess, msgs = shownMessages(sess, msgs, reveal)
 		if res.path, err = filepath.Abs(path); err != nil {
 			res.err = err
 			return res
@@ -118,13 +119,14 @@ func (m *Model) pager() tea.Cmd {
 	if !ok {
 		return nil
 	}
-	ctx, backend := m.ctx, m.backend
+	ctx, backend, reveal := m.ctx, m.backend, m.detail.reveal
 	hitID, pattern := m.pagerTarget()
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
+		sess, msgs = shownMessages(sess, msgs, reveal)
 		f, err := os.CreateTemp("", "recall-*.md")
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}

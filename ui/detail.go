@@ -37,6 +37,7 @@ type detailView struct {
 	hit       int
 	expanded  bool
 	thinking  bool   // the assistant's reasoning shown in full (T)
+	reveal    bool   // secrets shown as stored (V); redacted by default
 	query     string // the query the transcript was highlighted for
 	find      findBar
 	cancel    context.CancelFunc
@@ -88,7 +89,7 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 		terms = findTerms(d.find.pattern)
 	}
 	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: terms,
-		anchorID: d.item.MatchMessageID, expanded: d.expanded, thinking: d.thinking, query: m.lastQuery, find: d.find.pattern}
+		anchorID: d.item.MatchMessageID, expanded: d.expanded, thinking: d.thinking, query: m.lastQuery, find: d.find.pattern, reveal: d.reveal}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {
 		if in.msgs == nil {
@@ -98,7 +99,10 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 			}
 			in.session, in.msgs = sess, msgs
 		}
-		doc, err := renderTranscript(ctx, md, st, in)
+		shown := in
+		shown.session, shown.msgs = shownMessages(in.session, in.msgs, in.reveal)
+		doc, err := renderTranscript(ctx, md, st, shown)
+		doc.session = in.session
 		return transcriptMsg{seq: seq, doc: doc, msgs: in.msgs, err: err}
 	}
 }
@@ -336,6 +340,17 @@ func (m *Model) toggleTools() tea.Cmd {
 func (m *Model) toggleThinking() tea.Cmd {
 	m.detail.thinking = !m.detail.thinking
 	return m.rerenderDetail()
+}
+
+// toggleReveal shows or hides (the default) the secrets in the detail
+// pane and in what e and o write.
+func (m *Model) toggleReveal() tea.Cmd {
+	m.detail.reveal = !m.detail.reveal
+	text := "secrets redacted again"
+	if m.detail.reveal {
+		text = "secrets shown as stored (V hides them again; e and o write them too)"
+	}
+	return tea.Batch(m.rerenderDetail(), m.status.set(text, false))
 }
 
 // rerenderDetail renders the current transcript again (new width, tools toggled).

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/lipgloss"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/muesli/termenv"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -22,6 +23,11 @@ func TestMain(m *testing.M) {
 	// and escape checks mean something) and the time zone of timestamps.
 	lipgloss.SetColorProfile(termenv.ANSI256)
 	time.Local = time.UTC
+	// Compile the secret rules before the first driver: settle() waits
+	// only 150 ms of quiet, which a first compile on a busy machine exceeds.
+	if _, err := secrets.New(); err != nil {
+		panic(err)
+	}
 	code := m.Run()
 	removeTestBinary()
 	os.Exit(code)

@@ -135,6 +135,8 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleTools()
 	case key.Matches(msg, k.ToggleThinking):
 		return m.toggleThinking()
+	case key.Matches(msg, k.RevealSecrets):
+		return m.toggleReveal()
 	case key.Matches(msg, k.Resume):
 		return m.resume()
 	case key.Matches(msg, k.Export):

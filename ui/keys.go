@@ -12,6 +12,7 @@ type KeyMap struct {
 	Summarize, SummarizeAll                 key.Binding
 	NextHit, PrevHit, ToggleTools           key.Binding
 	ToggleThinking                          key.Binding // the assistant's thinking (reasoning), folded by default
+	RevealSecrets                           key.Binding // V: show the secrets redacted by default
 	Resume, Export, Yank, YankResume, Pager key.Binding
 	Layout                                  key.Binding // list only ⇄ list + detail
 	FilterRole, FilterSource, FilterTime    key.Binding
@@ -42,6 +43,7 @@ func DefaultKeyMap() KeyMap {
 		PrevHit:        b("N", "previous hit", "N"),
 		ToggleTools:    b("t", "tool calls", "t"),
 		ToggleThinking: b("T", "thinking", "T"),
+		RevealSecrets:  b("V", "reveal secrets", "V"),
 		Resume:         b("r", "resume", "r"),
 		Export:         b("e", "export… (asks where)", "e"),
 		Yank:           b("y", "copy message", "y"),
@@ -65,7 +67,7 @@ func DefaultKeyMap() KeyMap {
 // box those keys type, so the bindings are off while it has focus.
 func (k *KeyMap) letterKeys() []*key.Binding {
 	return []*key.Binding{&k.FocusSearch, &k.Summarize, &k.SummarizeAll, &k.NextHit, &k.PrevHit,
-		&k.ToggleTools, &k.ToggleThinking, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
+		&k.ToggleTools, &k.ToggleThinking, &k.RevealSecrets, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
 }
 
 // updateKeys enables the bindings that act in focus f.
@@ -122,7 +124,7 @@ func readlineHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch, k.Layout},
-		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.ToggleThinking, k.Cancel},
+		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.ToggleThinking, k.RevealSecrets, k.Cancel},
 		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
 		readlineHelp(),

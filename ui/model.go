@@ -23,6 +23,7 @@ import (
 
 	"github.com/charmbracelet/bubbles/help"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -122,6 +123,9 @@ type Model struct {
 
 // New returns the TUI model over backend. ctx bounds every command it runs.
 func New(ctx context.Context, backend Backend, opts Options) *Model {
+	// The secret rules take ~25 ms to compile: do it while the first
+	// screen is drawn, not when the first transcript opens.
+	go func() { _, _ = secrets.New() }()
 	if opts.SummarizeTop <= 0 {
 		opts.SummarizeTop = 3
 	}

@@ -44,6 +44,7 @@ type transcriptInput struct {
 	thinking bool // reasoning shown in full, else one folded line
 	query    string
 	find     string
+	reveal   bool // secrets as stored; else redacted before rendering
 }
 
 // renderTranscript renders messages with Glamour, roles as headers, tool

@@ -21,6 +21,7 @@ import (
 
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -133,6 +134,10 @@ type Request struct {
 	// Indent pretty-prints the JSON (two spaces), as a terminal wants;
 	// the budget counts the characters actually printed.
 	Indent bool
+	// ShowSecrets keeps the API keys, tokens and passwords found in the
+	// text; by default every one is replaced by [REDACTED:rule] (gitleaks'
+	// rules), as answers go to models. Only a person asks for them.
+	ShowSecrets bool
 }
 
 // Response is one answer.
@@ -173,6 +178,14 @@ func (t *Tool) Call(ctx context.Context, req Request) Response {
 	}
 	if err != nil {
 		return t.failure(err, req.Indent)
+	}
+	if !req.ShowSecrets {
+		// Before fitting: the budget measures what is sent.
+		r, rerr := secrets.New()
+		if rerr != nil {
+			return t.failure(fmt.Errorf("redact secrets: %w", rerr), req.Indent)
+		}
+		r.Walk(env)
 	}
 	return Response{Mode: mode, JSON: fit(env, req)}
 }

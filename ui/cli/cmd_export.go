@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -22,6 +23,7 @@ func runExport(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	format := fs.String("format", "md", "md (markdown) or json; both keep the stored text byte for byte, except markdown printed to a terminal, which is sanitised")
 	outPath := fs.String("o", "", "write to `FILE` (created private, 0600) instead of stdout; - is stdout")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords (by default each is replaced by [REDACTED:rule], as an export is for sharing)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -43,6 +45,17 @@ func runExport(env *Env, c *Command, args []string) error {
 	msgs, err := st.Messages(env.Ctx, sess.ID)
 	if err != nil {
 		return err
+	}
+	if !*showSecrets {
+		r, err := secrets.New()
+		if err != nil {
+			return err
+		}
+		r.Walk(&sess)
+		r.Walk(msgs)
+		if r.Found > 0 {
+			fmt.Fprintf(env.Stderr, "recall: %d secrets redacted (--show-secrets keeps them)\n", r.Found)
+		}
 	}
 	var w io.Writer = env.Stdout
 	toTerminal := env.StdoutIsTerminal

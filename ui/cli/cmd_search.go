@@ -21,6 +21,7 @@ import (
 // searchArgs is the parsed command line.
 type searchArgs struct {
 	json, noSummary, schema bool
+	showSecrets             bool
 	sessions                int
 	maxChars                int
 	exclude                 string
@@ -43,6 +44,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
 	fs.StringVar(&a.session, "session", "", "read this `ID` (a unique prefix will do) instead of searching: head and tail, or with --around the messages around one")
 	fs.StringVar(&a.around, "around", "", "with --session: the messages around message `N` (the id --json gives, as around_message_id; #6 is the 6th message)")
+	fs.BoolVar(&a.showSecrets, "show-secrets", false, "with --json: keep API keys, tokens and passwords (redacted by default, as the answer may go to a model)")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -120,7 +122,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 	if a.json {
 		req := sessionsearch.Request{Query: a.query, Limit: a.sessions, Roles: a.roles, CurrentSessionID: a.exclude,
 			MaxChars: a.maxChars, Fields: a.fields, Summary: sessionsearch.SummaryModel, Indent: true,
-			SessionID: a.session, AroundMessageID: around}
+			SessionID: a.session, AroundMessageID: around, ShowSecrets: a.showSecrets}
 		if a.noSummary {
 			req.Summary = sessionsearch.SummaryNone
 		}
@@ -257,11 +259,14 @@ type summaryPrinter struct {
 	buf      []strings.Builder
 	done     []*recall.Summary
 	streamed []bool // the current result's header (and maybe deltas) are out
+	// san sanitises each result's deltas as one stream: an escape
+	// sequence split between two deltas is removed whole.
+	san []termtext.Stream
 }
 
 func newSummaryPrinter(env *Env, results []recall.Result) *summaryPrinter {
 	p := &summaryPrinter{env: env, results: results, buf: make([]strings.Builder, len(results)),
-		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results))}
+		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results)), san: make([]termtext.Stream, len(results))}
 	p.mu.Lock()
 	p.header(0)
 	p.mu.Unlock()
@@ -275,7 +280,7 @@ func (p *summaryPrinter) header(i int) {
 	p.streamed[i] = true
 	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Name()), 80))
 	if s := p.buf[i].String(); s != "" {
-		fmt.Fprint(p.env.Stdout, termtext.Sanitize(s))
+		fmt.Fprint(p.env.Stdout, p.san[i].Write(s))
 	}
 }
 
@@ -289,7 +294,7 @@ func (p *summaryPrinter) on(ev recall.SummaryEvent) {
 	} else {
 		p.buf[i].WriteString(ev.Delta)
 		if i == p.cur {
-			fmt.Fprint(p.env.Stdout, termtext.Sanitize(ev.Delta))
+			fmt.Fprint(p.env.Stdout, p.san[i].Write(ev.Delta))
 		}
 	}
 	for p.cur < len(p.results) && p.done[p.cur] != nil {
@@ -307,6 +312,7 @@ func (p *summaryPrinter) complete(i int) {
 	streamed := p.buf[i].String()
 	switch {
 	case s.Text == streamed:
+		fmt.Fprint(w, p.san[i].Flush())
 	case streamed == "":
 		fmt.Fprint(w, termtext.Sanitize(s.Text))
 	default:

@@ -18,7 +18,7 @@ import (
 // Sanitize returns s with terminal control sequences (CSI, OSC, DCS, SOS, PM,
 // APC and two-byte ESC sequences, in their 7-bit and 8-bit forms), C0 and C1
 // control characters other than newline and tab, carriage returns, bidi
-// embedding/override/isolate characters and the snippet highlight markers
+// embedding/override/isolate characters and marks (LRM, RLM, ALM), and the snippet highlight markers
 // removed, and invalid UTF-8 replaced by U+FFFD.
 func Sanitize(s string) string { return sanitize(s, false, false) }
 
@@ -114,6 +114,8 @@ func dropRune(r rune, keepMarks bool) bool {
 	case r >= 0x202a && r <= 0x202e: // LRE, RLE, PDF, LRO, RLO
 		return true
 	case r >= 0x2066 && r <= 0x2069: // LRI, RLI, FSI, PDI
+		return true
+	case r == 0x200e || r == 0x200f || r == 0x061c: // LRM, RLM, ALM: invisible, they reorder neutral text around them
 		return true
 	case !keepMarks && (r == MarkStart || r == MarkEnd):
 		return true

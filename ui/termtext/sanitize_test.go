@@ -35,6 +35,7 @@ func TestSanitize(t *testing.T) {
 		"bidi override":        {"abc\u202edcba\u202c", "abcdcba"},
 		"bidi isolates":        {"\u2066x\u2067y\u2068z\u2069", "xyz"},
 		"bidi embeddings":      {"\u202ax\u202by\u202dz", "xyz"},
+		"bidi marks":           {"a\u200fb\u200ec\u061cd", "abcd"},
 		"invalid utf8":         {"a\xffb", "a\ufffdb"},
 		"markers stripped":     {"a" + store.HighlightStart + "b" + store.HighlightEnd, "ab"},
 	}
@@ -65,7 +66,8 @@ func safe(s string) bool {
 	}
 	for _, r := range s {
 		if (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r <= 0x9f) ||
-			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == MarkStart || r == MarkEnd {
+			(r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c ||
+			r == MarkStart || r == MarkEnd {
 			return false
 		}
 	}

@@ -1,0 +1,28 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+)
+
+// The detail pane redacts secrets by default; V reveals them (and hides
+// them again).
+func TestDetailRedactsSecrets(t *testing.T) {
+	const token = "ghp_8xQ2mZr4Tn6Vb1Kc9Lp3Wd7Fh5Js0Ga2Ye4U"
+	b := demoBackend()
+	b.msgs["cc-1111"][3].Content = "pushed with GITHUB_TOKEN=" + token
+	d := newDriver(t, b, 160, 40)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.key("tab")
+	if d.m.Focus() != "list" {
+		t.Fatalf("focus %s", d.m.Focus())
+	}
+	d.pump("transcript", func() bool { return strings.Contains(d.screen(), "pushed with") })
+	if s := d.screen(); strings.Contains(s, token) || !strings.Contains(s, "[REDACTED:github-pat]") {
+		t.Fatalf("the detail pane shows the token, or no mark:\n%s", s)
+	}
+	d.key("V")
+	d.pump("revealed", func() bool { return strings.Contains(d.screen(), token) })
+	d.key("V")
+	d.pump("redacted again", func() bool { return strings.Contains(d.screen(), "[REDACTED:github-pat]") })
+}
