@@ -107,7 +107,8 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	if err := tx.UpsertSession(sess); err != nil {
 		return err
 	}
-	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	base := sanitizeTitle(sess.Title)
+	title, displaced, err := tx.titleByTime(sess.ID, base, sess.StartedAt)
 	if err != nil {
 		return err
 	}
@@ -131,6 +132,9 @@ func (tx *Tx) UpdateSession(sess Session) error {
 		// is copied both ways: Hermes un-archives too.
 		err = tx.c.run("UPDATE sessions SET archived = ? WHERE id = ?", boolInt(sess.Archived), sess.ID)
 	}
+	if err == nil {
+		err = tx.retitle(displaced, base)
+	}
 	if err != nil {
 		return fmt.Errorf("update session %s: %w", sess.ID, err)
 	}
@@ -152,6 +156,68 @@ func (tx *Tx) parentOrPending(id, parent string) (string, error) {
 	}
 	tx.pendingParents = true
 	return "", tx.c.run("INSERT OR REPLACE INTO recall_pending_parents(session_id, parent_id) VALUES (?, ?)", id, parent)
+}
+
+// titleByTime is freeTitle for a session that started at started, with
+// repeats numbered by time rather than by write order: when a session that
+// started later holds the title (or a "#N" of it this session would
+// otherwise skip past), it gives it up (its title is cleared and its id
+// returned, for retitle once this session's title is written), so the
+// oldest session keeps the plain title and "#2" is the next one.
+func (tx *Tx) titleByTime(id, title string, started time.Time) (string, []string, error) {
+	if title == "" || started.IsZero() {
+		t, err := tx.freeTitle(id, title)
+		return t, nil, err
+	}
+	candidate := title
+	for n := 2; n < 10000; n++ {
+		var owner string
+		var ownerStarted float64
+		found := false
+		err := tx.c.query("SELECT id, COALESCE(started_at, 0) FROM sessions WHERE title = ?", []any{candidate}, func(st stmtRow) error {
+			owner, ownerStarted, found = st.ColumnText(0), st.ColumnFloat(1), true
+			return nil
+		})
+		if err != nil {
+			return "", nil, err
+		}
+		if !found || owner == id {
+			return candidate, nil, nil
+		}
+		if fromEpoch(ownerStarted).After(started) {
+			if err := tx.c.run("UPDATE sessions SET title = NULL WHERE id = ?", owner); err != nil {
+				return "", nil, err
+			}
+			return candidate, []string{owner}, nil
+		}
+		candidate = fmt.Sprintf("%s #%d", title, n)
+	}
+	return "", nil, fmt.Errorf("title %q: too many sessions share it", title)
+}
+
+// retitle gives the sessions ids, whose title a session that started
+// earlier took, the next free "title #N" by the same rule.
+func (tx *Tx) retitle(ids []string, title string) error {
+	for depth := 0; len(ids) > 0 && depth < 10000; depth++ {
+		id := ids[0]
+		ids = ids[1:]
+		var started float64
+		if err := tx.c.query("SELECT COALESCE(started_at, 0) FROM sessions WHERE id = ?", []any{id}, func(st stmtRow) error {
+			started = st.ColumnFloat(0)
+			return nil
+		}); err != nil {
+			return err
+		}
+		t, more, err := tx.titleByTime(id, title, fromEpoch(started))
+		if err != nil {
+			return err
+		}
+		if err := tx.c.run("UPDATE sessions SET title = ? WHERE id = ?", nullString(t), id); err != nil {
+			return fmt.Errorf("retitle session %s: %w", id, err)
+		}
+		ids = append(ids, more...)
+	}
+	return nil
 }
 
 // freeTitle returns title, or "title #N" when another session holds it:

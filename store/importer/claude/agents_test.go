@@ -16,6 +16,7 @@ func TestRealClaudeCode(t *testing.T) {
 	const (
 		main  = "40992f3b-021e-4aed-be3e-c412a9ffdfb4"
 		greet = "d1fcbd2b-6192-446a-aa2e-378c8459570f"
+		tui   = "507b8c71-b635-447b-bb17-ac481f99f1f9" // the interactive TUI, in tmux
 	)
 	root := filepath.Join(filepath.Dir(filepath.Dir(it.Fixtures(t, "claude"))), "agents", "claude-code", "home", ".claude")
 	st := it.Open(t)
@@ -44,5 +45,23 @@ func TestRealClaudeCode(t *testing.T) {
 	}
 	if m := d[main].Msgs; len(m) < 2 || !strings.Contains(m[1].Reasoning, "ls shows them") {
 		t.Errorf("thinking not kept: %v", m)
+	}
+	// The TUI session: /rename and /context (local_command records) stored
+	// as the command, then its output; the text typed while Bash ran comes
+	// after the tool's result.
+	s := d[tui]
+	if s.Title != "Quokka hunt" {
+		t.Errorf("TUI session titled %q, want Quokka hunt", s.Title)
+	}
+	var seq []string
+	for _, m := range s.Msgs {
+		switch {
+		case m.Kind == "command", strings.HasPrefix(m.Content, "Session renamed"), m.Content == "checked", m.Content == "also mention the quokka":
+			seq = append(seq, m.Content)
+		}
+	}
+	want := []string{"/rename Quokka hunt", "Session renamed to: Quokka hunt", "/context", "checked", "also mention the quokka"}
+	if strings.Join(seq, "|") != strings.Join(want, "|") {
+		t.Errorf("TUI session rows %q, want %q", seq, want)
 	}
 }
