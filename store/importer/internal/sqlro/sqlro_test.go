@@ -47,7 +47,9 @@ func count(t *testing.T, path string) (int, error) {
 // once the writer commits the read succeeds, without the reader having
 // written anything.
 func TestLockedIsBusy(t *testing.T) {
+	old := busyWait
 	busyWait = 50 * time.Millisecond
+	t.Cleanup(func() { busyWait = old })
 	path := filepath.Join(t.TempDir(), "a.db")
 	w := writer(t, path)
 	if err := w.Exec(`BEGIN EXCLUSIVE; INSERT INTO t VALUES ('y')`); err != nil {
