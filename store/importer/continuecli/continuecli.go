@@ -22,6 +22,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/recall-dev/recall/store"
@@ -35,7 +36,9 @@ const SourceName = "continue-cli"
 func init() { importer.Register(&Source{}, "continue", "cn") }
 
 // Source imports cn session files.
-type Source struct{}
+type Source struct {
+	idx index
+}
 
 // Name is "continue-cli".
 func (*Source) Name() string { return SourceName }
@@ -128,25 +131,39 @@ type indexEntry struct {
 	DateCreated string `json:"dateCreated"`
 }
 
-// created reads the session's creation time from the sessions.json next to
+// index caches one sessions.json (parsed once per change, not once per
+// session file: a history of thousands of sessions has an index as long).
+type index struct {
+	mu      sync.Mutex
+	path    string
+	size    int64
+	mtime   time.Time
+	created map[string]time.Time
+}
+
+// createdAt reads the session's creation time from the sessions.json next to
 // file; zero when it is not there.
-func created(file, id string) time.Time {
-	raw, err := os.ReadFile(filepath.Join(filepath.Dir(file), "sessions.json"))
+func (x *index) createdAt(file, id string) time.Time {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	path := filepath.Join(filepath.Dir(file), "sessions.json")
+	fi, err := os.Stat(path)
 	if err != nil {
 		return time.Time{}
 	}
-	var idx []indexEntry
-	if json.Unmarshal(raw, &idx) != nil {
-		return time.Time{}
-	}
-	for _, e := range idx {
-		if e.SessionID == id {
-			if ms, err := strconv.ParseInt(e.DateCreated, 10, 64); err == nil && ms > 0 {
-				return time.UnixMilli(ms)
+	if path != x.path || fi.Size() != x.size || !fi.ModTime().Equal(x.mtime) {
+		x.path, x.size, x.mtime, x.created = path, fi.Size(), fi.ModTime(), map[string]time.Time{}
+		raw, err := os.ReadFile(path)
+		var idx []indexEntry
+		if err == nil && json.Unmarshal(raw, &idx) == nil {
+			for _, e := range idx {
+				if ms, err := strconv.ParseInt(e.DateCreated, 10, 64); err == nil && ms > 0 {
+					x.created[e.SessionID] = time.UnixMilli(ms)
+				}
 			}
 		}
 	}
-	return time.Time{}
+	return x.created[id]
 }
 
 // Import reads one session document again whenever it changed (cn
@@ -178,7 +195,7 @@ func (s *Source) Import(ctx context.Context, st *store.Store, file string) (impo
 	if doc.SessionID == "" {
 		doc.SessionID = strings.TrimSuffix(filepath.Base(file), ".json")
 	}
-	start := created(file, doc.SessionID)
+	start := s.idx.createdAt(file, doc.SessionID)
 	if start.IsZero() {
 		start = plan.ModTime
 	}

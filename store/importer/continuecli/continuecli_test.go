@@ -1,6 +1,8 @@
 package continuecli
 
 import (
+	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,5 +64,41 @@ func TestContinueFixtures(t *testing.T) {
 	}
 	if rep := importtest.Run(t, st, src, home); rep.Unchanged != 5 {
 		t.Errorf("second import = %+v, want 5 unchanged", rep)
+	}
+}
+
+// TestContinueRewrite rewrites a session file as cn does after a turn (the
+// whole document, one more exchange): the file is read again and its rows
+// replaced, so the session holds each message once.
+func TestContinueRewrite(t *testing.T) {
+	src, _ := importer.Lookup("continue-cli")
+	home := agentHome(t)
+	st := importtest.Open(t)
+	importtest.Run(t, st, src, home)
+	files, _ := src.Discover([]string{home})
+	var file string
+	for _, f := range files {
+		if b, _ := os.ReadFile(f); strings.Contains(string(b), "count the lines") {
+			file = f
+		}
+	}
+	b, _ := os.ReadFile(file)
+	var doc map[string]any
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	hist := doc["history"].([]any)
+	doc["history"] = append(hist,
+		map[string]any{"message": map[string]any{"role": "user", "content": "再来一次"}},
+		map[string]any{"message": map[string]any{"role": "assistant", "content": "好的"}})
+	out, _ := json.Marshal(doc)
+	importtest.Write(t, file, string(out))
+	rep := importtest.Run(t, st, src, home)
+	if rep.Files != 1 || rep.Messages != 6 {
+		t.Fatalf("re-import = %+v, want 1 file read again into 6 messages", rep)
+	}
+	s := importtest.Dump(t, st)[doc["sessionId"].(string)]
+	if len(s.Msgs) != 6 || s.Msgs[5].Content != "好的" {
+		t.Errorf("session after rewrite: %v", s.Msgs)
 	}
 }

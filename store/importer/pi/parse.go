@@ -24,6 +24,8 @@ type entry struct {
 	ParentSession string          `json:"parentSession"`
 	Message       *agentMessage   `json:"message"`
 	ModelID       string          `json:"modelId"`
+	Model         string          `json:"model"` // Oh My Pi's model_change: "provider/model"
+	Title         string          `json:"title"` // Oh My Pi's title record
 	Name          string          `json:"name"`
 	Summary       string          `json:"summary"`
 	Content       json.RawMessage `json:"content"`
@@ -32,12 +34,15 @@ type entry struct {
 
 // agentMessage is the union of Pi's message roles.
 type agentMessage struct {
-	Role         string          `json:"role"`
-	Content      json.RawMessage `json:"content"`
-	Timestamp    int64           `json:"timestamp"`
-	Model        string          `json:"model"`
-	StopReason   string          `json:"stopReason"`
-	ErrorMessage string          `json:"errorMessage"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	// Attribution is Oh My Pi's: "user" for what the person typed; any
+	// other value is text the agent put into the turn.
+	Attribution  string `json:"attribution"`
+	Timestamp    int64  `json:"timestamp"`
+	Model        string `json:"model"`
+	StopReason   string `json:"stopReason"`
+	ErrorMessage string `json:"errorMessage"`
 	Usage        *struct {
 		Input      int64 `json:"input"`
 		Output     int64 `json:"output"`
@@ -79,6 +84,8 @@ type state struct {
 	// Forked is the header's time in a fork: entries older than it are
 	// the origin's, copied.
 	Forked time.Time `json:"f,omitempty"`
+	// Title is Oh My Pi's title record, which may come before the header.
+	Title string `json:"ti,omitempty"`
 }
 
 type parser struct {
@@ -131,13 +138,23 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		return nil
 	}
 	ts := parseTime(e.Timestamp)
+	if e.Type == "title" {
+		// Oh My Pi's first line, rewritten in place (padded) as the title
+		// changes: the file is then read again from the start.
+		if t := strings.TrimSpace(e.Title); t != "" {
+			p.st.Title = textutil.Title(t)
+			p.st.Session.Title = p.st.Title
+		}
+		t.Skip()
+		return nil
+	}
 	if e.Type == "session" {
 		if p.st.Session.ID == "" {
 			id := e.ID
 			if id == "" {
 				id = idFromName(p.file)
 			}
-			p.st.Session = store.Session{ID: id, Source: p.source, StartedAt: ts, Cwd: e.Cwd}
+			p.st.Session = store.Session{ID: id, Source: p.source, StartedAt: ts, Cwd: e.Cwd, Title: p.st.Title}
 			p.st.Lines = []string{id}
 			if e.ParentSession != "" {
 				p.st.Session.ParentID = idFromName(e.ParentSession)
@@ -171,6 +188,8 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	case "model_change":
 		if e.ModelID != "" {
 			p.st.Session.Model = e.ModelID
+		} else if e.Model != "" {
+			p.st.Session.Model = e.Model
 		}
 		t.Skip()
 	case "session_info":
@@ -228,6 +247,9 @@ func (p *parser) message(session, key string, m *agentMessage, ts time.Time, t *
 	switch m.Role {
 	case "user":
 		base.Role, base.Content = "user", textutil.FlattenParts(m.Content)
+		if m.Attribution != "" && m.Attribution != "user" {
+			base.DisplayKind = store.DisplayKindAgent
+		}
 		p.add(base, t)
 	case "assistant":
 		var blocks []block

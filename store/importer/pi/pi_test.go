@@ -137,3 +137,28 @@ func TestPiAppendAndBranch(t *testing.T) {
 		t.Errorf("main %s (%d msgs), branch %s parent %s (%d msgs)", main.ID, len(main.Msgs), branch.ID, branch.ParentID, len(branch.Msgs))
 	}
 }
+
+// TestOmpFixtures imports what Oh My Pi 18.2.3 wrote (testdata/agents/omp):
+// its padded title line before the header, provider/model model changes,
+// and the --fork session as a child of its origin without the copied turns.
+func TestOmpFixtures(t *testing.T) {
+	src, _ := importer.Lookup("omp")
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, src, agentHome(t, "omp"))
+	if rep.Files != 5 || rep.Sessions != 5 || rep.Messages != 16 || rep.Malformed != 0 {
+		t.Fatalf("report = %+v, want 5 files, 5 sessions, 16 messages", rep)
+	}
+	want := []shape{
+		{first: "How do I reverse a slice in Go? Show code.", roles: "ua", reasoning: 1},
+		{first: "Please count the lines in notes.txt", roles: "uata", calls: 1},
+		{first: "Read the missing config at /nonexistent/config.yaml", roles: "uata", calls: 1},
+		{first: "请用中文解释 Go 的切片", roles: "uaua", reasoning: 1},
+		{first: "Try another way", roles: "ua", parent: "How do I reverse a slice in Go? Show code."},
+	}
+	got := shapes(t, importtest.Dump(t, st))
+	for _, w := range want {
+		if g := got[w.first]; g != w {
+			t.Errorf("session %q = %+v, want %+v", w.first, g, w)
+		}
+	}
+}

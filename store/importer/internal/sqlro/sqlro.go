@@ -23,6 +23,9 @@ import (
 // keep their previous bookkeeping so the next run reads it again.
 var ErrBusy = errors.New("database busy or mid-write, retried next run")
 
+// busyWait is how long a reader waits for a writer's lock.
+var busyWait = 5 * time.Second
+
 // DB is a read-only connection.
 type DB struct {
 	conn *sqlite3.Conn
@@ -39,7 +42,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 	if err != nil {
 		return nil, classify(fmt.Errorf("open %s read-only: %w", path, err))
 	}
-	if err := conn.BusyTimeout(5 * time.Second); err != nil {
+	if err := conn.BusyTimeout(busyWait); err != nil {
 		conn.Close()
 		return nil, err
 	}
