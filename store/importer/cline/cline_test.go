@@ -105,3 +105,38 @@ func TestRewritten(t *testing.T) {
 		t.Errorf("%d messages after rewrites, want 4", n)
 	}
 }
+
+// TestTasks imports the task format Cline CLI 2.18.0 wrote: XML tool calls
+// in the replies, tool results as "[tool] Result:" text, the task in <task>.
+func TestTasks(t *testing.T) {
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, &Source{}, data(t, "cline-tasks"))
+	if rep.Files != 3 || rep.Sessions != 3 || rep.Messages != 12 || rep.Malformed != 0 {
+		t.Fatalf("report = %+v", rep)
+	}
+	d := importtest.Dump(t, st)
+	const tools = "1796468301223"
+	s := d[tools]
+	if s.Title != "List the files here, then read missing.txt" || s.Cwd != "/tmp/recall-drive-cline-tasks/home/demo" || s.Model != "fake-model" ||
+		s.InputTokens != 25115 || len(s.Msgs) != 8 {
+		t.Fatalf("session %+v, %d messages", s.Session, len(s.Msgs))
+	}
+	m := s.Msgs
+	if m[0].Content != "List the files here, then read missing.txt" || m[0].Kind != "" || m[1].Kind != store.DisplayKindAgent ||
+		!strings.Contains(m[1].Content, "<environment_details>") {
+		t.Errorf("task/agent text: %s | %.80s", m[0], m[1])
+	}
+	call := "xml:" + tools + ":2:0"
+	if m[2].Content != "I will list the folder." || m[2].ToolCalls != importtest.Calls(call, "execute_command", `{"command":"ls -1","requires_approval":"false"}`) {
+		t.Errorf("xml call: %s", m[2])
+	}
+	if m[3].Role != "tool" || m[3].ToolCallID != call || m[3].ToolName != "execute_command" || m[3].Content != "Command executed successfully (exit code 0).\nOutput:\nhello.txt" {
+		t.Errorf("xml result: %s", m[3])
+	}
+	if m[6].ToolName != "read_file" || m[6].Finish != "error" {
+		t.Errorf("failing tool: %s", m[6])
+	}
+	if zh := d["1796468378068"]; zh.Msgs[0].Content != "用中文解释 Go 的并发" {
+		t.Errorf("chinese: %v", zh.Msgs)
+	}
+}
