@@ -111,14 +111,14 @@ func TestRewritten(t *testing.T) {
 func TestTasks(t *testing.T) {
 	st := importtest.Open(t)
 	rep := importtest.Run(t, st, &Source{}, data(t, "cline-tasks"))
-	if rep.Files != 3 || rep.Sessions != 3 || rep.Messages != 12 || rep.Malformed != 0 {
+	if rep.Files != 3 || rep.Sessions != 3 || rep.Messages != 15 || rep.Malformed != 0 {
 		t.Fatalf("report = %+v", rep)
 	}
 	d := importtest.Dump(t, st)
 	const tools = "1796468301223"
 	s := d[tools]
 	if s.Title != "List the files here, then read missing.txt" || s.Cwd != "/tmp/recall-drive-cline-tasks/home/demo" || s.Model != "fake-model" ||
-		s.InputTokens != 25115 || len(s.Msgs) != 8 {
+		s.InputTokens != 25115 || len(s.Msgs) != 9 {
 		t.Fatalf("session %+v, %d messages", s.Session, len(s.Msgs))
 	}
 	m := s.Msgs
@@ -136,7 +136,15 @@ func TestTasks(t *testing.T) {
 	if m[6].ToolName != "read_file" || m[6].Finish != "error" {
 		t.Errorf("failing tool: %s", m[6])
 	}
-	if zh := d["1796468378068"]; zh.Msgs[0].Content != "用中文解释 Go 的并发" {
-		t.Errorf("chinese: %v", zh.Msgs)
+	// The final answers are only in ui_messages.json (Cline writes a reply
+	// to the history when the next turn starts).
+	if last := m[8]; last.Role != "assistant" || last.Content != "The folder holds `hello.txt`; `missing.txt` does not exist." {
+		t.Errorf("final reply: %s", last)
+	}
+	if qa := d["1796468234966"].Msgs; len(qa) != 3 || qa[2].Reasoning != "The user wants a short Go function; runes keep it UTF-8 safe." || !strings.HasPrefix(qa[2].Content, "# Reverse a string") {
+		t.Errorf("Q&A: %v", qa)
+	}
+	if zh := d["1796468378068"].Msgs; len(zh) != 3 || zh[0].Content != "用中文解释 Go 的并发" || !strings.HasPrefix(zh[2].Content, "**并发**") {
+		t.Errorf("chinese: %v", zh)
 	}
 }
