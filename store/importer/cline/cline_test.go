@@ -148,3 +148,32 @@ func TestTasks(t *testing.T) {
 		t.Errorf("chinese: %v", zh)
 	}
 }
+
+// TestExtensionTask: the VS Code extensions keep the same task folders in
+// their globalStorage, with the task history in the editor's own database:
+// the task is titled by its first prompt.
+func TestExtensionTask(t *testing.T) {
+	src := filepath.Join(data(t, "cline-tasks"), "tasks", "1796468378068")
+	root := filepath.Join(t.TempDir(), "rooveterinaryinc.roo-cline")
+	task := filepath.Join(root, "tasks", "1796468378068")
+	if err := os.MkdirAll(task, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"api_conversation_history.json", "ui_messages.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(task, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := importtest.Open(t)
+	if rep := importtest.Run(t, st, &Source{}, root); rep.Sessions != 1 || rep.Messages != 3 {
+		t.Fatalf("report %+v", rep)
+	}
+	s := importtest.Dump(t, st)["1796468378068"]
+	if s.Title != "用中文解释 Go 的并发" || s.Cwd != "" || s.Model != "" { // no task_metadata.json, and the only reply came from ui_messages.json
+		t.Errorf("session %+v", s.Session)
+	}
+}
