@@ -52,7 +52,7 @@ var commands = []*Command{
 		Summary: "resume a session in the agent that wrote it, in its working directory",
 		Run:     runResume},
 	{Name: "import", Usage: "recall import [--json] SOURCE [PATH...] | all | jsonl FILE|-",
-		Summary: "import agent histories (hermes, claude, codex, gemini, qwen, copilot, cline, jsonl; 'all' = every one found here)",
+		Summary: "import agent histories (hermes, claude, codex, gemini, jsonl; 'all' = every one found here)",
 		Run:     runImport},
 	{Name: "watch", Usage: "recall watch [--interval D] [--once] [SOURCE...]",
 		Summary: "keep importing as agents write (every source found here, or the ones named); Ctrl-C stops",
