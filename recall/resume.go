@@ -78,6 +78,11 @@ func nativeID(source, id string) string {
 
 func isClaude(source string) bool { return source == "claude-code" || source == "claude" }
 
+// subAgentParents are the sources whose sub-agent runs recall imports as
+// child sessions (marked _delegate_from) under ids the agent does not know,
+// by the agent's name.
+var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline"}
+
 // isQwen: Qwen Code, like Claude Code, keeps sessions in a folder named
 // after the directory they ran in (projects/<sanitized cwd>/chats).
 func isQwen(source string) bool { return source == "qwen-code" || source == "qwen" }
@@ -108,11 +113,11 @@ func PlanResume(sess store.Session) (Resume, error) {
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Claude Code sub-agent run, which Claude cannot resume on its own: resuming its parent session %s", sess.ID, parent))
 		id = parent
 	}
-	if isQwen(sess.Source) && sess.ParentID != "" && strings.Contains(sess.ModelConfig, "_delegate_from") {
-		// A forked Qwen session (parent_session) is a session of its own; a
-		// sub-agent run is not.
+	if name, ok := subAgentParents[sess.Source]; ok && sess.ParentID != "" && strings.Contains(sess.ModelConfig, "_delegate_from") {
+		// A forked session (Qwen's parent_session) is a session of its
+		// own; a sub-agent run, whose id recall made, is not.
 		parent := nativeID(sess.Source, sess.ParentID)
-		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Qwen Code sub-agent run, which Qwen cannot resume on its own: resuming its parent session %s", sess.ID, parent))
+		r.Notes = append(r.Notes, fmt.Sprintf("%s is a %s sub-agent run, which it cannot resume on its own: resuming its parent session %s", sess.ID, name, parent))
 		id = parent
 	}
 	r.Args = resumeArgv(sess.Source, id)

@@ -35,6 +35,10 @@ func TestPlanResumeQwenCopilotCline(t *testing.T) {
 			args: []string{"copilot", "--resume=c1"}, notes: []string{"no longer exists"}},
 		"cline": {sess: store.Session{ID: "k1", Source: "cline", Cwd: dir},
 			args: []string{"cline", "--id", "k1"}, dir: dir},
+		"cline sub-agent resumes the parent": {sess: store.Session{ID: "k1__agent_x", ParentID: "k1", Source: "cline", ModelConfig: `{"_delegate_from":"k1"}`},
+			args: []string{"cline", "--id", "k1"}, notes: []string{"Cline sub-agent run"}},
+		"copilot sub-agent resumes the parent": {sess: store.Session{ID: "c1-agent-x", ParentID: "c1", Source: "copilot-cli", ModelConfig: `{"_delegate_from":"c1"}`},
+			args: []string{"copilot", "--resume=c1"}, notes: []string{"Copilot CLI sub-agent run"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r, err := PlanResume(tc.sess)

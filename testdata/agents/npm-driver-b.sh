@@ -2,11 +2,13 @@
 #
 # A driver sets AGENT (folder name), PACKAGE (npm name) and DEFAULT_VERSION, sources this file,
 # and calls:
-#   npmb_setup "$@"            parse [OUT], pick the version, make a fixed scratch folder
+#   npmb_setup "$@"            parse [OUT] (a fixture folder: OUT/manifest.json and OUT/home, as
+#                              drift.sh expects; default the agent's own folder), pick the version
+#                              (AGENT_VERSION, e.g. latest), make a fixed scratch folder
 #   npmb_install               npm install --prefix into the scratch folder (never global);
 #                              NPMB_CACHE=<folder> reuses an install made there before
 #   npmb_fake                  start fakemodel.py on a free 127.0.0.1 port ($FAKE_URL)
-#   npmb_manifest SCEN... --   rewrite manifest.json with the files copied into $OUT
+#   npmb_manifest SCEN...      rewrite OUT/manifest.json with the files the driver copied into $HOME_OUT
 # The agent runs with HOME=$SCRATCH/home, so it reads and writes nothing of the person's.
 # The scratch folder has a fixed path so that the paths the agent records (cwd, project folders)
 # are the same on every run.
@@ -17,11 +19,14 @@ HERE_B="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
 npmb_setup() {
 	AGENT_DIR="$HERE_B/$AGENT"
-	OUT="${1:-$AGENT_DIR/home}"
+	OUT="${1:-$AGENT_DIR}"
+	mkdir -p "$OUT"
+	OUT="$(cd "$OUT" && pwd)"
+	HOME_OUT="$OUT/home"
 	VERSION="${AGENT_VERSION:-$DEFAULT_VERSION}"
 	SCRATCH="/tmp/recall-drive-$AGENT"
 	rm -rf "$SCRATCH/home" "$SCRATCH/requests.jsonl"
-	mkdir -p "$SCRATCH/home" "$OUT"
+	mkdir -p "$SCRATCH/home" "$HOME_OUT"
 	export HOME="$SCRATCH/home"
 	export NO_UPDATE_NOTIFIER=1 NO_COLOR=1 CI=1 TERM=dumb
 	unset XDG_CONFIG_HOME XDG_DATA_HOME XDG_STATE_HOME XDG_CACHE_HOME
@@ -51,9 +56,9 @@ npmb_fake() {
 	return 1
 }
 
-# npmb_manifest scenario... : the files under $OUT and the run's facts into manifest.json.
+# npmb_manifest scenario... : the files under $HOME_OUT and the run's facts into OUT/manifest.json.
 npmb_manifest() {
-	python3 - "$AGENT_DIR/manifest.json" "$OUT" "$AGENT" "$PACKAGE" "$VERSION" "$(node --version)" "$@" <<'PY'
+	python3 - "$OUT/manifest.json" "$HOME_OUT" "$AGENT" "$PACKAGE" "$VERSION" "$(node --version)" "$@" <<'PY'
 import json, os, sys, datetime
 path, out, agent, package, version, node, *scen = sys.argv[1:]
 files = sorted(os.path.relpath(os.path.join(d, f), out) for d, _, fs in os.walk(out) for f in fs)

@@ -103,7 +103,7 @@ func round3(f float64) float64 { return float64(int64(f*1000+0.5)) / 1000 }
 // the short alias it answers to: "claude-code (claude), codex, ...".
 func knownSources() string {
 	short := map[string]string{}
-	for _, a := range []string{"claude", "gemini", "hermes", "codex", "jsonl"} {
+	for _, a := range []string{"claude", "gemini", "hermes", "codex", "jsonl", "qwen", "copilot"} {
 		if s, ok := importer.Lookup(a); ok && s.Name() != a {
 			short[s.Name()] = a
 		}

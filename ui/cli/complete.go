@@ -203,7 +203,7 @@ func sourceCandidates(withAll bool) []candidate {
 		seen[s.Name()] = true
 		out = append(out, candidate{s.Name(), ""})
 	}
-	for _, a := range []string{"claude", "gemini"} {
+	for _, a := range []string{"claude", "gemini", "qwen", "copilot"} {
 		if s, ok := importer.Lookup(a); ok && !seen[a] {
 			out = append(out, candidate{a, "= " + s.Name()})
 		}

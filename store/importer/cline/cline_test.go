@@ -105,3 +105,75 @@ func TestRewritten(t *testing.T) {
 		t.Errorf("%d messages after rewrites, want 4", n)
 	}
 }
+
+// TestTasks imports the task format Cline CLI 2.18.0 wrote: XML tool calls
+// in the replies, tool results as "[tool] Result:" text, the task in <task>.
+func TestTasks(t *testing.T) {
+	st := importtest.Open(t)
+	rep := importtest.Run(t, st, &Source{}, data(t, "cline-tasks"))
+	if rep.Files != 3 || rep.Sessions != 3 || rep.Messages != 15 || rep.Malformed != 0 {
+		t.Fatalf("report = %+v", rep)
+	}
+	d := importtest.Dump(t, st)
+	const tools = "1796468301223"
+	s := d[tools]
+	if s.Title != "List the files here, then read missing.txt" || s.Cwd != "/tmp/recall-drive-cline-tasks/home/demo" || s.Model != "fake-model" ||
+		s.InputTokens != 25115 || len(s.Msgs) != 9 {
+		t.Fatalf("session %+v, %d messages", s.Session, len(s.Msgs))
+	}
+	m := s.Msgs
+	if m[0].Content != "List the files here, then read missing.txt" || m[0].Kind != "" || m[1].Kind != store.DisplayKindAgent ||
+		!strings.Contains(m[1].Content, "<environment_details>") {
+		t.Errorf("task/agent text: %s | %.80s", m[0], m[1])
+	}
+	call := "xml:" + tools + ":2:0"
+	if m[2].Content != "I will list the folder." || m[2].ToolCalls != importtest.Calls(call, "execute_command", `{"command":"ls -1","requires_approval":"false"}`) {
+		t.Errorf("xml call: %s", m[2])
+	}
+	if m[3].Role != "tool" || m[3].ToolCallID != call || m[3].ToolName != "execute_command" || m[3].Content != "Command executed successfully (exit code 0).\nOutput:\nhello.txt" {
+		t.Errorf("xml result: %s", m[3])
+	}
+	if m[6].ToolName != "read_file" || m[6].Finish != "error" {
+		t.Errorf("failing tool: %s", m[6])
+	}
+	// The final answers are only in ui_messages.json (Cline writes a reply
+	// to the history when the next turn starts).
+	if last := m[8]; last.Role != "assistant" || last.Content != "The folder holds `hello.txt`; `missing.txt` does not exist." {
+		t.Errorf("final reply: %s", last)
+	}
+	if qa := d["1796468234966"].Msgs; len(qa) != 3 || qa[2].Reasoning != "The user wants a short Go function; runes keep it UTF-8 safe." || !strings.HasPrefix(qa[2].Content, "# Reverse a string") {
+		t.Errorf("Q&A: %v", qa)
+	}
+	if zh := d["1796468378068"].Msgs; len(zh) != 3 || zh[0].Content != "用中文解释 Go 的并发" || !strings.HasPrefix(zh[2].Content, "**并发**") {
+		t.Errorf("chinese: %v", zh)
+	}
+}
+
+// TestExtensionTask: the VS Code extensions keep the same task folders in
+// their globalStorage, with the task history in the editor's own database:
+// the task is titled by its first prompt.
+func TestExtensionTask(t *testing.T) {
+	src := filepath.Join(data(t, "cline-tasks"), "tasks", "1796468378068")
+	root := filepath.Join(t.TempDir(), "rooveterinaryinc.roo-cline")
+	task := filepath.Join(root, "tasks", "1796468378068")
+	if err := os.MkdirAll(task, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{"api_conversation_history.json", "ui_messages.json"} {
+		b, err := os.ReadFile(filepath.Join(src, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(task, f), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	st := importtest.Open(t)
+	if rep := importtest.Run(t, st, &Source{}, root); rep.Sessions != 1 || rep.Messages != 3 {
+		t.Fatalf("report %+v", rep)
+	}
+	s := importtest.Dump(t, st)["1796468378068"]
+	if s.Title != "用中文解释 Go 的并发" || s.Cwd != "" || s.Model != "" { // no task_metadata.json, and the only reply came from ui_messages.json
+		t.Errorf("session %+v", s.Session)
+	}
+}

@@ -38,6 +38,7 @@ func convert(file string) ([]byte, error) {
 			return nil, fmt.Errorf("not a Cline task history (a JSON list of messages): %s", jsonProblem(err))
 		}
 		m = taskMeta(file)
+		msgs = append(msgs, lastReply(filepath.Join(filepath.Dir(file), "ui_messages.json"), msgs)...)
 	} else {
 		var doc struct {
 			SessionID string            `json:"sessionId"`
@@ -144,4 +145,59 @@ func taskMeta(file string) meta {
 		}
 	}
 	return m
+}
+
+// lastReply is the task's final reply when the history lacks it: Cline
+// writes a reply to api_conversation_history.json only when the next turn
+// starts, so a task that ended with attempt_completion has its last answer
+// only in ui_messages.json (the "reasoning", "text" and "completion_result"
+// it said after the last history message), returned as one assistant
+// message.
+func lastReply(uiPath string, msgs []json.RawMessage) []json.RawMessage {
+	raw, err := os.ReadFile(uiPath)
+	if err != nil {
+		return nil
+	}
+	var ui []struct {
+		TS   int64  `json:"ts"`
+		Type string `json:"type"`
+		Say  string `json:"say"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &ui) != nil {
+		return nil
+	}
+	var last int64
+	for _, m := range msgs {
+		var h struct {
+			TS int64 `json:"ts"`
+		}
+		if json.Unmarshal(m, &h) == nil && h.TS > last {
+			last = h.TS
+		}
+	}
+	var blocks []map[string]string
+	var ts int64
+	for _, u := range ui {
+		if u.TS <= last || u.Type != "say" || strings.TrimSpace(u.Text) == "" {
+			continue
+		}
+		switch u.Say {
+		case "reasoning":
+			blocks = append(blocks, map[string]string{"type": "thinking", "thinking": u.Text})
+		case "text", "completion_result":
+			blocks = append(blocks, map[string]string{"type": "text", "text": u.Text})
+		default:
+			continue
+		}
+		ts = u.TS
+	}
+	if len(blocks) == 0 {
+		return nil
+	}
+	out, err := json.Marshal(map[string]any{"role": "assistant", "content": blocks, "ts": ts})
+	if err != nil {
+		return nil
+	}
+	return []json.RawMessage{out}
 }

@@ -311,10 +311,8 @@ var xmlTools = map[string]bool{
 	"search_and_replace": true, "switch_mode": true, "codebase_search": true, "update_todo_list": true,
 }
 
-var (
-	tagRE   = regexp.MustCompile(`(?s)<([a-z_]+)>(.*?)</([a-z_]+)>`)
-	paramRE = regexp.MustCompile(`(?s)<([a-z_]+)>\n?(.*?)\n?</([a-z_]+)>`)
-)
+// openRE is an opening tag of an XML tool call or parameter.
+var openRE = regexp.MustCompile(`<([a-z_]+)>`)
 
 // xmlCalls takes the XML tool calls out of a task-format reply: the text
 // outside them stays, attempt_completion's result and plan_mode_respond's
@@ -324,19 +322,25 @@ func (p *parser) xmlCalls(text string, n int) (string, []textutil.ToolCall) {
 	var calls []textutil.ToolCall
 	var rest strings.Builder
 	last := 0
-	for _, mm := range tagRE.FindAllStringSubmatchIndex(text, -1) {
-		name, closing := text[mm[2]:mm[3]], text[mm[6]:mm[7]]
-		if !xmlTools[name] || name != closing {
+	for _, mm := range openRE.FindAllStringSubmatchIndex(text, -1) {
+		name := text[mm[2]:mm[3]]
+		if mm[0] < last || !xmlTools[name] {
 			continue
 		}
+		closing := strings.Index(text[mm[1]:], "</"+name+">")
+		if closing < 0 {
+			continue // cut short: left as text
+		}
+		body := text[mm[1] : mm[1]+closing]
 		rest.WriteString(text[last:mm[0]])
-		last = mm[1]
+		last = mm[1] + closing + len("</"+name+">")
 		params := map[string]string{}
-		var order []string
-		for _, pm := range paramRE.FindAllStringSubmatch(text[mm[4]:mm[5]], -1) {
-			if pm[1] == pm[3] {
-				params[pm[1]] = pm[2]
-				order = append(order, pm[1])
+		for _, pm := range openRE.FindAllStringSubmatchIndex(body, -1) {
+			pn := body[pm[2]:pm[3]]
+			if end := strings.Index(body[pm[1]:], "</"+pn+">"); end >= 0 {
+				if _, dup := params[pn]; !dup {
+					params[pn] = strings.Trim(body[pm[1]:pm[1]+end], "\n")
+				}
 			}
 		}
 		switch name {

@@ -151,3 +151,26 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("group = %s", g)
 	}
 }
+
+// TestSystemRecords: records Qwen Code writes only in its interactive UI
+// (shaped as chatRecordingService writes them): /rename's custom_title
+// titles the session, a slash command is the person's command, a fork
+// names its parent.
+func TestSystemRecords(t *testing.T) {
+	dir := importtest.CopyTree(t, filepath.Join(home(t), ".qwen"))
+	file := filepath.Join(dir, "projects", "-tmp-recall-drive-qwen-code-home-demo", "chats", sessQA+".jsonl")
+	base := `"sessionId":"` + sessQA + `","timestamp":"2026-12-05T10:16:00.000Z","type":"system","provenance":"system","cwd":"` + cwd + `","version":"0.24.4"`
+	importtest.Append(t, file, `{"uuid":"a1","parentUuid":null,`+base+`,"subtype":"slash_command","systemPayload":{"phase":"invocation","rawCommand":"/rename Reverse strings"}}`+"\n"+
+		`{"uuid":"a2","parentUuid":"a1",`+base+`,"subtype":"custom_title","systemPayload":{"customTitle":"Reverse strings","titleSource":"manual"}}`+"\n"+
+		`{"uuid":"a3","parentUuid":"a2",`+base+`,"subtype":"slash_command","systemPayload":{"phase":"result","rawCommand":"/rename Reverse strings","outputHistoryItems":[]}}`+"\n"+
+		`{"uuid":"a4","parentUuid":"a3",`+base+`,"subtype":"parent_session","systemPayload":{"parentSessionId":"`+sessZH+`"}}`+"\n")
+	st := importtest.Open(t)
+	importtest.Run(t, st, &Source{}, dir)
+	s := importtest.Dump(t, st)[sessQA]
+	if s.Title != "Reverse strings" || s.ParentID != sessZH || len(s.Msgs) != 3 {
+		t.Fatalf("session %+v, %v", s.Session, s.Msgs)
+	}
+	if m := s.Msgs[2]; m.Role != "user" || m.Content != "/rename Reverse strings" || m.Kind != store.DisplayKindCommand {
+		t.Errorf("command: %s", m)
+	}
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the Cline CLI fixtures: cline "<prompt>" (one task, auto-approve) against fakemodel.py
-# through its openai-compatible provider (cline auth -p openai -b URL), HOME isolated. Usage: drive.sh [OUT]
+# through its openai-compatible provider (cline auth -p openai -b URL), HOME isolated. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=cline PACKAGE=cline DEFAULT_VERSION=3.0.65
 source "$(dirname "$0")/../npm-driver-b.sh"
 npmb_setup "$@"
@@ -51,8 +51,8 @@ zh="$(comm -13 <(echo "$before") <(sessions) | head -1)"
 resume_in_tmux "$zh" "再举一个例子" "另一个例子"
 cline "Delegate counting the words of hello.txt to a sub-agent"
 
-rm -rf "$OUT/.cline"
-mkdir -p "$OUT/.cline/data"
-cp -r "$HOME/.cline/data/sessions" "$OUT/.cline/data/"
+rm -rf "$HOME_OUT/.cline"
+mkdir -p "$HOME_OUT/.cline/data"
+cp -r "$HOME/.cline/data/sessions" "$HOME_OUT/.cline/data/"
 npmb_manifest "markdown+code Q&A with --thinking" "run_commands with output, failing read_files" \
 	"Chinese text" "resume (--id) of the Chinese session" "sub-agent (spawn_agent)"

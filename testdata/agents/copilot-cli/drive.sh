@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the Copilot CLI fixtures: copilot -p (prompt mode) in offline mode (COPILOT_OFFLINE) with
 # a BYOK OpenAI-compatible provider (COPILOT_PROVIDER_BASE_URL) pointing at fakemodel.py, HOME isolated.
-# No GitHub sign-in is needed. Usage: drive.sh [OUT]
+# No GitHub sign-in is needed. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=copilot-cli PACKAGE=@github/copilot DEFAULT_VERSION=1.0.102
 source "$(dirname "$0")/../npm-driver-b.sh"
 npmb_setup "$@"
@@ -26,10 +26,10 @@ copilot --session-id $S3 -p "用中文解释 Go 的并发"
 copilot --resume=$S3 -p "再举一个例子"
 copilot --session-id $S4 -p "Delegate counting the words of hello.txt to a sub-agent"
 
-rm -rf "$OUT/.copilot"
-mkdir -p "$OUT/.copilot"
+rm -rf "$HOME_OUT/.copilot"
+mkdir -p "$HOME_OUT/.copilot"
 (cd "$HOME/.copilot" && find session-state -name events.jsonl -o -name workspace.yaml | while read -r f; do
-	mkdir -p "$OUT/.copilot/$(dirname "$f")" && cp "$f" "$OUT/.copilot/$f"
+	mkdir -p "$HOME_OUT/.copilot/$(dirname "$f")" && cp "$f" "$HOME_OUT/.copilot/$f"
 done)
 npmb_manifest "markdown+code Q&A with reasoning" "bash tool with output, failing view" \
 	"Chinese text" "resume (--resume=ID) of the Chinese session" "sub-agent (task tool)"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates the Qwen Code fixtures: qwen in headless mode (positional prompt) against fakemodel.py
-# through its OpenAI-compatible provider, with HOME isolated. Usage: drive.sh [OUT]
+# through its OpenAI-compatible provider, with HOME isolated. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=qwen-code PACKAGE=@qwen-code/qwen-code DEFAULT_VERSION=0.24.4
 source "$(dirname "$0")/../npm-driver-b.sh"
 npmb_setup "$@"
@@ -25,10 +25,10 @@ qwen --session-id $S3 "用中文解释 Go 的并发"
 qwen --resume $S3 "再举一个例子"
 qwen --session-id $S4 "Delegate counting the words of hello.txt to a sub-agent"
 
-rm -rf "$OUT/.qwen"
-mkdir -p "$OUT/.qwen"
+rm -rf "$HOME_OUT/.qwen"
+mkdir -p "$HOME_OUT/.qwen"
 (cd "$HOME/.qwen" && find projects -path '*/chats/*.jsonl' -o -path '*/subagents/*' -type f | while read -r f; do
-	mkdir -p "$OUT/.qwen/$(dirname "$f")" && cp "$f" "$OUT/.qwen/$f"
+	mkdir -p "$HOME_OUT/.qwen/$(dirname "$f")" && cp "$f" "$HOME_OUT/.qwen/$f"
 done)
 npmb_manifest "markdown+code Q&A with thinking" "shell tool with output, failing read_file" \
 	"Chinese text" "resume (--resume) of the Chinese session" "sub-agent (agent tool)"
