@@ -125,6 +125,9 @@ type SearchFilter struct {
 	Sort Sort
 	// Typing marks as-you-type input: the last bare term is treated as a prefix.
 	Typing bool
+	// Cwd keeps only sessions run in this directory or under it (a
+	// repository: recall --here); "" is every session.
+	Cwd string
 }
 
 // Hit is one matching message joined with its session's metadata. It carries a

@@ -70,7 +70,7 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevFocus):
 		m.cycleFocus(-1)
 		return nil
-	case key.Matches(msg, k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters):
+	case key.Matches(msg, k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters, k.Scope):
 		return m.changeFilter(msg)
 	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
 		return m.move(msg)
@@ -223,6 +223,11 @@ func (m *Model) changeFilter(msg tea.KeyMsg) tea.Cmd {
 		m.filters.cycleSource()
 	case key.Matches(msg, k.FilterTime):
 		m.filters.cycleTime()
+	case key.Matches(msg, k.Scope):
+		if m.filters.project == "" {
+			return m.status.set("no repository to scope to: start recall inside one", false)
+		}
+		m.filters.cycleScope()
 	default:
 		m.filters.clear()
 	}

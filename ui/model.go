@@ -56,6 +56,11 @@ type Options struct {
 	// Clipboard is where y and Y copy to; nil is the system's
 	// (SystemClipboard over the terminal Run draws on).
 	Clipboard Clipboard
+	// Project is the repository (else the directory) recall started in,
+	// which the scope key (F7) limits sessions to; Here starts scoped
+	// (recall --here).
+	Project string
+	Here    bool
 	// Paste reads the clipboard for ctrl-v in the search box; nil is
 	// SystemPaste (tmux's buffer inside tmux).
 	Paste PasteFunc
@@ -145,6 +150,8 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	keyHelp.Styles = st.Keys
 	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
 		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
+	m.filters.project = opts.Project
+	m.filters.here = opts.Here && opts.Project != ""
 	m.input = newSearchBox(st)
 	m.input.SetValue(opts.Query)
 	m.list = listView{styles: st, now: opts.Now, emptyMsg: "searching…", dirty: true}

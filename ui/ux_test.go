@@ -96,3 +96,27 @@ func TestNextHitWrapSaysSo(t *testing.T) {
 		t.Errorf("hit %d, status %q", d.m.detail.hit, d.m.status.msg)
 	}
 }
+
+// --here starts scoped to this repository (its chip shows), F7 cycles this
+// repo / all, and the scope reaches both the browse list and the search.
+func TestScopeThisRepoOrAll(t *testing.T) {
+	b := demoBackend()
+	d := newDriverWith(t, b, 120, 30, Options{Project: "/src/myrepo", Here: true})
+	d.pump("browse", func() bool { return len(b.browses) > 0 && d.m.finalSeq == d.m.seq })
+	b.mu.Lock()
+	cwd := b.browses[len(b.browses)-1].Cwd
+	b.mu.Unlock()
+	if cwd != "/src/myrepo" || !strings.Contains(d.screen(), "repo:myrepo") {
+		t.Fatalf("--here: browse cwd %q; screen:\n%s", cwd, d.screen())
+	}
+	d.typ("migration")
+	d.pump("search", func() bool { return d.m.finalSeq == d.m.seq && d.m.lastQuery == "migration" })
+	if got := b.lastRequest().Filter.Cwd; got != "/src/myrepo" {
+		t.Errorf("search cwd %q, want the repo", got)
+	}
+	d.key("f7")
+	d.pump("all", func() bool { return d.m.finalSeq == d.m.seq && b.lastRequest().Filter.Cwd == "" })
+	if strings.Contains(d.screen(), "repo:myrepo") || !strings.Contains(d.screen(), "this repo") {
+		t.Errorf("after F7 the chip should be gone and the hint offer this repo:\n%s", d.screen())
+	}
+}

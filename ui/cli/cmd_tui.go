@@ -21,6 +21,7 @@ import (
 func runTUI(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	query := fs.String("query", "", "start with this query typed in the search box")
+	here := fs.Bool("here", false, "only sessions run in this repository (or directory); F7 switches to all")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -35,7 +36,7 @@ func runTUI(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	_, err = openTUI(env, st, tuiOptions{query: *query})
+	_, err = openTUI(env, st, tuiOptions{query: *query, here: *here})
 	return err
 }
 
@@ -52,6 +53,7 @@ type tuiOptions struct {
 	// height > 0 draws it inline in that many lines, not on the alternate screen.
 	pick   bool
 	height int
+	here   bool // start scoped to this repository (--here)
 }
 
 // tuiRecent is how many sessions the TUI lists with an empty search box:
@@ -80,7 +82,7 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
 	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
-		Pick: o.pick, Height: o.height, ResumeLine: resumeLine}
+		Pick: o.pick, Height: o.height, ResumeLine: resumeLine, Project: projectDir(), Here: o.here}
 	b := ui.NewEngineBackend(eng, st)
 	if o.pick {
 		return ui.Pick(env.Ctx, b, opts, in, out)
