@@ -78,6 +78,8 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.open()
 	case key.Matches(msg, k.Layout):
 		return m.toggleLayout()
+	case key.Matches(msg, k.Sort):
+		return m.toggleSort()
 	}
 	if m.focus == focusSearch {
 		if key.Matches(msg, k.Paste) {
@@ -148,6 +150,17 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.updateInput(msg)
 	}
 	return nil
+}
+
+// toggleSort switches a query's results between relevance and recency
+// and asks again (the engine's order is relevance; recency reorders it).
+func (m *Model) toggleSort() tea.Cmd {
+	m.byRecency = !m.byRecency
+	text := "sorted by relevance"
+	if m.byRecency {
+		text = "sorted by recency: newest hit first"
+	}
+	return tea.Batch(m.refresh(), m.status.set(text, false))
 }
 
 // escape backs out one level: a streaming summary is cancelled, an open

@@ -110,6 +110,7 @@ type Model struct {
 	topSeq     uint64 // the request whose answers put the selection on the top result
 	userMoved  bool   // the user moved the selection since the query last changed
 	listOnly   bool   // the layout toggle: the list alone, the detail pane on enter
+	byRecency  bool   // the sort toggle: a query's results newest hit first, not by relevance
 	cancel     context.CancelFunc
 	searching  bool
 	finalSeq   uint64 // the seq whose PhaseFinal answer arrived

@@ -128,6 +128,9 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 	m.filters.learnSources(msg.items)
 	m.status.setSearch(msg.index, msg.elapsed, len(msg.items), msg.browse)
 	before := m.list.SelectedID()
+	if m.byRecency && !msg.browse {
+		msg.items = byRecency(msg.items)
+	}
 	m.list.SetItems(msg.items)
 	if msg.seq == m.topSeq && !m.userMoved {
 		m.list.Select(0)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -119,4 +120,31 @@ func TestScopeThisRepoOrAll(t *testing.T) {
 	if strings.Contains(d.screen(), "repo:myrepo") || !strings.Contains(d.screen(), "this repo") {
 		t.Errorf("after F7 the chip should be gone and the hint offer this repo:\n%s", d.screen())
 	}
+}
+
+// F8 switches a query's results between relevance (the engine's order)
+// and recency (newest hit first), with a chip saying which.
+func TestSortToggle(t *testing.T) {
+	b := demoBackend()
+	slices.Reverse(b.sessions) // the "relevance" order: oldest first
+	d := newDriver(t, b, 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("e")
+	d.pump("results", func() bool { return d.m.finalSeq == d.m.seq && d.m.lastQuery == "e" })
+	ids := func() []string {
+		var out []string
+		for _, it := range d.m.list.items {
+			out = append(out, it.SessionID)
+		}
+		return out
+	}
+	rel := ids()
+	d.key("f8")
+	d.pump("re-sorted", func() bool { return d.m.finalSeq == d.m.seq && !slices.Equal(ids(), rel) })
+	want := []string{"cc-1111", "cx-2222", "h-3333", "tg-4444"}
+	if got := ids(); !slices.Equal(got[:len(want)], want) || !strings.Contains(d.screen(), "sort:recent") {
+		t.Errorf("by recency: %v; want %v and a sort chip:\n%s", got, want, d.screen())
+	}
+	d.key("f8")
+	d.pump("relevance", func() bool { return d.m.finalSeq == d.m.seq && slices.Equal(ids(), rel) })
 }
