@@ -2,6 +2,8 @@ package ui
 
 import (
 	"context"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/ui/termtext"
 	"slices"
 	"strings"
 	"testing"
@@ -147,4 +149,27 @@ func TestSortToggle(t *testing.T) {
 	}
 	d.key("f8")
 	d.pump("relevance", func() bool { return d.m.finalSeq == d.m.seq && slices.Equal(ids(), rel) })
+}
+
+// On a wide screen the transcript's prose is set at most readableWidth
+// cells wide (glow), not the pane's 130-odd.
+func TestProseCappedOnWideScreens(t *testing.T) {
+	b := demoBackend()
+	b.msgs["h-3333"][1].Content = strings.Repeat("Keep the previous release and switch the symlink back. ", 12)
+	d := newDriver(t, b, 250, 40)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("symlink")
+	d.pump("transcript", func() bool { return d.m.detail.session.ID == "h-3333" && !d.m.detail.loading })
+	if d.m.layout.detW <= readableWidth+10 {
+		t.Fatalf("the pane is only %d wide", d.m.layout.detW)
+	}
+	widest := 0
+	for _, l := range d.m.detail.doc.lines {
+		if strings.Contains(l, "symlink") {
+			widest = max(widest, termtext.Width(strings.TrimRight(ansi.Strip(l), " ")))
+		}
+	}
+	if widest == 0 || widest > readableWidth {
+		t.Errorf("prose lines up to %d cells wide, want 1..%d", widest, readableWidth)
+	}
 }
