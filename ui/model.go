@@ -56,6 +56,9 @@ type Options struct {
 	// Clipboard is where y and Y copy to; nil is the system's
 	// (SystemClipboard over the terminal Run draws on).
 	Clipboard Clipboard
+	// Light draws for a light terminal background (pass the light
+	// markdown Style with it).
+	Light bool
 	// Project is the repository (else the directory) recall started in,
 	// which the scope key (F7) limits sessions to; Here starts scoped
 	// (recall --here).
@@ -144,8 +147,11 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		opts.Paste = SystemPaste
 	}
 	st := DefaultStyles()
-	if opts.NoColor {
+	switch {
+	case opts.NoColor:
 		st = MonochromeStyles()
+	case opts.Light:
+		st = LightStyles()
 	}
 	keyHelp := help.New()
 	keyHelp.Styles = st.Keys

@@ -22,7 +22,7 @@ type Command struct {
 // commands is every subcommand, in the order `recall help` lists them.
 // Each command's Run lives in its own cmd_NAME.go.
 var commands = []*Command{
-	{Name: "tui", Usage: "recall [tui] [--here] [--query Q] [QUERY]", Query: true,
+	{Name: "tui", Usage: "recall [tui] [--here] [--theme auto|light|dark] [--query Q] [QUERY]", Query: true,
 		Summary: "the interactive terminal UI (the default command)",
 		Run:     runTUI},
 	{Name: "pick", Usage: "recall pick [--resume] [--height N] [--query Q]",
