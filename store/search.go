@@ -291,6 +291,7 @@ func (s *Store) filterSQL(f SearchFilter) (string, []any) {
 	where, args = inClause(where, args, "s.source IN", f.Sources)
 	where, args = inClause(where, args, "s.source NOT IN", f.ExcludeSources)
 	where, args = inClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
+	where, args = s.cwdClause(where, args, f.Cwd)
 	if !f.Since.IsZero() {
 		where, args = append(where, "m.timestamp >= ?"), append(args, f.Since)
 	}

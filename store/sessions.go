@@ -377,6 +377,7 @@ type ListOptions struct {
 	// it a list holds root sessions and branches (a /branch, a Codex
 	// fork: a conversation of its own), as Hermes lists them.
 	IncludeChildren bool
+	Cwd             string // only sessions run in this directory or under it ("" all)
 }
 
 // RecentSessions lists sessions by last activity, newest first, with a preview of the first user
@@ -397,6 +398,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	}
 	where, args = inClause(where, args, "s.source IN", o.Sources)
 	where, args = inClause(where, args, "s.source NOT IN", o.ExcludeSources)
+	where, args = s.cwdClause(where, args, o.Cwd)
 	if !o.Since.IsZero() {
 		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
 	}

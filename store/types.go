@@ -134,6 +134,9 @@ type SearchFilter struct {
 	// Now is the time relative dates in a query ("yesterday", "last
 	// week") are read against; zero means time.Now().
 	Now time.Time
+	// Cwd keeps only sessions run in this directory or under it (a
+	// repository: recall --here); "" is every session.
+	Cwd string
 }
 
 // Hit is one matching message joined with its session's metadata. It carries a

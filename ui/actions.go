@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -16,6 +17,7 @@ import (
 	"github.com/recall-dev/recall/ui/termtext"
 
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // execRequestMsg asks the model to suspend and run an external program.
@@ -113,13 +115,17 @@ func writePrivate(path, text string, overwrite bool) error {
 	return err
 }
 
-// pager (o) opens the selected session as markdown in $PAGER (less by default).
+// pager (o) opens the selected session in $PAGER (less by default),
+// rendered as the detail pane renders it (glow's pager mode), not as raw
+// markdown: headings, code blocks and lists styled, prose wrapped at a
+// readable width; less gets -R for the colours and opens at the current hit.
 func (m *Model) pager() tea.Cmd {
 	it, ok := m.list.Selected()
 	if !ok {
 		return nil
 	}
-	ctx, backend, reveal := m.ctx, m.backend, m.detail.reveal
+	ctx, backend, md, reveal := m.ctx, m.backend, m.md, m.detail.reveal
+	width := max(20, min(m.width-1, readableWidth))
 	hitID, pattern := m.pagerTarget()
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
@@ -127,11 +133,16 @@ func (m *Model) pager() tea.Cmd {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
 		sess, msgs = shownMessages(sess, msgs, reveal)
-		f, err := os.CreateTemp("", "recall-*.md")
+		var raw strings.Builder
+		if err := exportMarkdown(&raw, sess, msgs); err != nil {
+			return statusMsg{text: "pager: " + err.Error(), err: true}
+		}
+		f, err := os.CreateTemp("", "recall-*.txt")
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
-		err = exportMarkdown(f, sess, msgs)
+		lines := md.RenderLines(raw.String(), width)
+		_, err = io.WriteString(f, strings.Join(lines, "\n")+"\n")
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
@@ -141,7 +152,7 @@ func (m *Model) pager() tea.Cmd {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
 		cmd, err := pagerCommand(f.Name(), func(pager string) []string {
-			return pagerStart(pager, sess, msgs, hitID, pattern) // less opens at the current hit
+			return renderedPagerStart(pager, md, width, lines, sess, msgs, hitID, pattern) // less opens at the current hit
 		})
 		if err != nil {
 			cleanup()
@@ -149,6 +160,34 @@ func (m *Model) pager() tea.Cmd {
 		}
 		return execRequestMsg{what: "pager", cmd: cmd, cleanup: cleanup}
 	}
+}
+
+// renderedPagerStart is less's arguments for the rendered transcript
+// (lines): -R (its colours), the line of message msgID's heading (the first
+// "## " heading after the rendered messages before it), and a literal
+// search for pattern from there (^R: no regular expression).
+func renderedPagerStart(pager string, md *markdown, width int, lines []string, sess store.Session, msgs []store.Message, msgID int64, pattern string) []string {
+	if filepath.Base(pager) != "less" {
+		return nil
+	}
+	args := []string{"-R"}
+	k := slices.IndexFunc(msgs, func(m store.Message) bool { return m.ID == msgID })
+	if msgID == 0 || k < 0 {
+		return args
+	}
+	var b strings.Builder
+	if exportMarkdown(&b, sess, msgs[:k]) != nil {
+		return args
+	}
+	at := len(md.RenderLines(b.String(), width))
+	for at < len(lines) && !strings.HasPrefix(strings.TrimLeft(ansi.Strip(lines[at]), " "), "## ") {
+		at++
+	}
+	args = append(args, fmt.Sprintf("+%dg", min(at, len(lines)-1)+1))
+	if pattern != "" {
+		args = append(args, "+/\x12"+pattern)
+	}
+	return args
 }
 
 // pagerCommand builds $PAGER (split on spaces, as git does for simple

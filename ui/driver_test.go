@@ -140,7 +140,7 @@ func keyMsg(k string) tea.KeyMsg {
 		"shift+tab": tea.KeyShiftTab, "pgdown": tea.KeyPgDown, "pgup": tea.KeyPgUp, "ctrl+c": tea.KeyCtrlC,
 		"ctrl+n": tea.KeyCtrlN, "ctrl+p": tea.KeyCtrlP, "ctrl+u": tea.KeyCtrlU, "ctrl+w": tea.KeyCtrlW,
 		"ctrl+a": tea.KeyCtrlA, "ctrl+v": tea.KeyCtrlV, "ctrl+e": tea.KeyCtrlE, "backspace": tea.KeyBackspace, "home": tea.KeyHome,
-		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6,
+		"end": tea.KeyEnd, "f1": tea.KeyF1, "f2": tea.KeyF2, "f3": tea.KeyF3, "f4": tea.KeyF4, "f5": tea.KeyF5, "f6": tea.KeyF6, "f7": tea.KeyF7, "f8": tea.KeyF8,
 	}
 	if t, ok := names[k]; ok {
 		return tea.KeyMsg{Type: t}

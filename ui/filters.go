@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -19,6 +20,11 @@ type filterSet struct {
 	source  int // index into sources; 0 is "any"
 	span    int // index into timeChoices
 	sources []string
+	// project is the repository (or directory) recall was started in;
+	// here scopes everything to sessions run there (atuin's filter modes,
+	// the agents' own pickers): the scope key cycles this repo / all.
+	project string
+	here    bool
 }
 
 var roleChoices = []string{"", "user", "assistant", "tool"}
@@ -79,16 +85,35 @@ func (f *filterSet) describe() string {
 	if t := timeChoices[f.span].label; t != "" {
 		parts = append(parts, "last "+t)
 	}
+	if f.here {
+		parts = append(parts, "repo:"+f.projectName())
+	}
 	return strings.Join(parts, " ")
 }
 
 func (f *filterSet) cycleRole()   { f.role = (f.role + 1) % len(roleChoices) }
 func (f *filterSet) cycleSource() { f.source = (f.source + 1) % len(f.sources) }
 func (f *filterSet) cycleTime()   { f.span = (f.span + 1) % len(timeChoices) }
-func (f *filterSet) clear()       { f.role, f.source, f.span = 0, 0, 0 }
+func (f *filterSet) clear()       { f.role, f.source, f.span, f.here = 0, 0, 0, false }
+
+// cycleScope switches between this repository's sessions and all.
+func (f *filterSet) cycleScope() { f.here = !f.here && f.project != "" }
+
+// projectName is the scope's last path element, for the chip.
+func (f *filterSet) projectName() string {
+	return termtext.OneLine(termtext.Sanitize(filepath.Base(f.project)))
+}
+
+// cwd is the directory the scope limits to, "" for all.
+func (f *filterSet) cwd() string {
+	if f.here {
+		return f.project
+	}
+	return ""
+}
 
 // active reports whether any filter narrows the results.
-func (f *filterSet) active() bool { return f.role != 0 || f.source != 0 || f.span != 0 }
+func (f *filterSet) active() bool { return f.role != 0 || f.source != 0 || f.span != 0 || f.here }
 
 // search returns the store filter for a query.
 func (f *filterSet) search(now time.Time) store.SearchFilter {
@@ -102,6 +127,7 @@ func (f *filterSet) search(now time.Time) store.SearchFilter {
 	if d := timeChoices[f.span].d; d > 0 {
 		sf.Since = now.Add(-d)
 	}
+	sf.Cwd = f.cwd()
 	return sf
 }
 
@@ -115,6 +141,7 @@ func (f *filterSet) list(now time.Time) store.ListOptions {
 	if d := timeChoices[f.span].d; d > 0 {
 		o.Since = now.Add(-d)
 	}
+	o.Cwd = f.cwd()
 	return o
 }
 
@@ -130,8 +157,14 @@ func (f *filterSet) chips(st *Styles, keys *KeyMap, w int) string {
 	if t := timeChoices[f.span].label; t != "" {
 		parts = append(parts, st.Chip.Active.Render("last "+t))
 	}
+	if f.here {
+		parts = append(parts, st.Chip.Active.Render("repo:"+f.projectName()))
+	}
 	hint := "filters: " + keys.FilterRole.Help().Key + " role · " + keys.FilterSource.Help().Key +
 		" source · " + keys.FilterTime.Help().Key + " time"
+	if f.project != "" && !f.here {
+		hint += " · " + keys.Scope.Help().Key + " this repo"
+	}
 	if len(parts) > 0 {
 		hint = keys.ClearFilters.Help().Key + " clears"
 	}

@@ -1,13 +1,9 @@
 package ui
 
 import (
-	"fmt"
-	"path/filepath"
 	"strings"
 
 	tea "github.com/charmbracelet/bubbletea"
-	"github.com/recall-dev/recall/recall"
-	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -107,33 +103,4 @@ func (m *Model) pagerTarget() (msgID int64, pattern string) {
 		}
 	}
 	return msgID, termtext.OneLine(termtext.Sanitize(pattern))
-}
-
-// pagerStart are the arguments that open less at a message and its first
-// match there: +<line>g goes to the message's heading in the exported file
-// (counted by exporting the messages before it), +/ searches from there,
-// ^R making the pattern literal. Pagers other than less get none.
-func pagerStart(pager string, sess store.Session, msgs []store.Message, msgID int64, pattern string) []string {
-	if filepath.Base(pager) != "less" || msgID == 0 {
-		return nil
-	}
-	k := -1
-	for i, msg := range msgs {
-		if msg.ID == msgID {
-			k = i
-			break
-		}
-	}
-	if k < 0 {
-		return nil
-	}
-	var b strings.Builder
-	if recall.ExportMarkdown(&b, sess, msgs[:k]) != nil {
-		return nil
-	}
-	args := []string{fmt.Sprintf("+%dg", strings.Count(b.String(), "\n")+2)}
-	if pattern != "" {
-		args = append(args, "+/\x12"+pattern)
-	}
-	return args
 }

@@ -70,7 +70,7 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 	case key.Matches(msg, k.PrevFocus):
 		m.cycleFocus(-1)
 		return nil
-	case key.Matches(msg, k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters):
+	case key.Matches(msg, k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters, k.Scope):
 		return m.changeFilter(msg)
 	case key.Matches(msg, k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom):
 		return m.move(msg)
@@ -78,6 +78,8 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.open()
 	case key.Matches(msg, k.Layout):
 		return m.toggleLayout()
+	case key.Matches(msg, k.Sort):
+		return m.toggleSort()
 	}
 	if m.focus == focusSearch {
 		if key.Matches(msg, k.Paste) {
@@ -154,6 +156,17 @@ func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
 	return nil
 }
 
+// toggleSort switches a query's results between relevance and recency
+// and asks again (the engine's order is relevance; recency reorders it).
+func (m *Model) toggleSort() tea.Cmd {
+	m.byRecency = !m.byRecency
+	text := "sorted by relevance"
+	if m.byRecency {
+		text = "sorted by recency: newest hit first"
+	}
+	return tea.Batch(m.refresh(), m.status.set(text, false))
+}
+
 // escape backs out one level: a streaming summary is cancelled, an open
 // summary closed, a pane returns focus towards the search box, a query is
 // cleared, and an empty search box quits (as in fzf).
@@ -227,6 +240,11 @@ func (m *Model) changeFilter(msg tea.KeyMsg) tea.Cmd {
 		m.filters.cycleSource()
 	case key.Matches(msg, k.FilterTime):
 		m.filters.cycleTime()
+	case key.Matches(msg, k.Scope):
+		if m.filters.project == "" {
+			return m.status.set("no repository to scope to: start recall inside one", false)
+		}
+		m.filters.cycleScope()
 	default:
 		m.filters.clear()
 	}

@@ -17,6 +17,8 @@ type KeyMap struct {
 	Layout                                  key.Binding // list only ⇄ list + detail
 	FilterRole, FilterSource, FilterTime    key.Binding
 	ClearFilters                            key.Binding
+	Scope                                   key.Binding // this repository's sessions ⇄ all (recall --here)
+	Sort                                    key.Binding // a query's results by relevance ⇄ by recency
 	Help, Cancel, Quit, ForceQuit           key.Binding
 	Paste                                   key.Binding // ctrl+v in the search box: from tmux's buffer inside tmux
 }
@@ -55,6 +57,8 @@ func DefaultKeyMap() KeyMap {
 		FilterSource: b("F3/alt+s", "source", "f3", "alt+s"),
 		FilterTime:   b("F4/alt+t", "time", "f4", "alt+t"),
 		ClearFilters: b("F5/alt+x", "no filters", "f5", "alt+x"),
+		Scope:        b("F7/alt+p", "this repo ⇄ all", "f7", "alt+p"),
+		Sort:         b("F8/alt+o", "relevance ⇄ recency", "f8", "alt+o"),
 		Help:         b("?/F1", "help", "?", "f1"),
 		Cancel:       b("esc", "cancel/back", "esc"),
 		Quit:         b("q", "quit", "q"),
@@ -126,7 +130,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch, k.Layout},
 		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.ToggleThinking, k.RevealSecrets, k.Cancel},
 		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
-		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters},
+		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters, k.Scope, k.Sort},
 		readlineHelp(),
 	}
 }

@@ -129,7 +129,11 @@ func (m *Model) View() string {
 	b.Grow(w * m.height * 2)
 	b.WriteString(m.searchLine(w))
 	b.WriteByte('\n')
-	b.WriteString(fit(m.filters.chips(m.styles, &m.keys, w), w))
+	chips := m.filters.chips(m.styles, &m.keys, w)
+	if m.byRecency {
+		chips = m.styles.Chip.Active.Render("sort:recent") + " " + chips
+	}
+	b.WriteString(fit(chips, w))
 	b.WriteByte('\n')
 	status := m.status.view(w, &m.help, m.keys.ShortHelp())
 	b.WriteString(trimLastLines(m.body(), strings.Count(status, "\n"))) // a long status message wraps upwards

@@ -57,6 +57,14 @@ type Options struct {
 	// Clipboard is where y and Y copy to; nil is the system's
 	// (SystemClipboard over the terminal Run draws on).
 	Clipboard Clipboard
+	// Light draws for a light terminal background (pass the light
+	// markdown Style with it).
+	Light bool
+	// Project is the repository (else the directory) recall started in,
+	// which the scope key (F7) limits sessions to; Here starts scoped
+	// (recall --here).
+	Project string
+	Here    bool
 	// Paste reads the clipboard for ctrl-v in the search box; nil is
 	// SystemPaste (tmux's buffer inside tmux).
 	Paste PasteFunc
@@ -106,6 +114,7 @@ type Model struct {
 	topSeq     uint64 // the request whose answers put the selection on the top result
 	userMoved  bool   // the user moved the selection since the query last changed
 	listOnly   bool   // the layout toggle: the list alone, the detail pane on enter
+	byRecency  bool   // the sort toggle: a query's results newest hit first, not by relevance
 	cancel     context.CancelFunc
 	searching  bool
 	finalSeq   uint64 // the seq whose PhaseFinal answer arrived
@@ -142,13 +151,18 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		opts.Paste = SystemPaste
 	}
 	st := DefaultStyles()
-	if opts.NoColor {
+	switch {
+	case opts.NoColor:
 		st = MonochromeStyles()
+	case opts.Light:
+		st = LightStyles()
 	}
 	keyHelp := help.New()
 	keyHelp.Styles = st.Keys
 	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
 		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
+	m.filters.project = opts.Project
+	m.filters.here = opts.Here && opts.Project != ""
 	m.input = newSearchBox(st)
 	m.input.SetValue(opts.Query)
 	m.list = listView{styles: st, now: opts.Now, emptyMsg: "searching…", dirty: true}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -336,7 +337,8 @@ func TestFindInTranscript(t *testing.T) {
 }
 
 // o opens less at the current hit: +<line>g lands on the hit message's
-// heading in the exported file, +/ searches (literally) from there.
+// heading in the rendered transcript, +/ searches (literally) from there;
+// the file is rendered (styled headings, no raw markdown), with -R.
 func TestPagerOpensAtTheCurrentHit(t *testing.T) {
 	t.Setenv("PAGER", "less")
 	d := newDriver(t, manyHitsBackend(), 120, 30)
@@ -360,6 +362,9 @@ func TestPagerOpensAtTheCurrentHit(t *testing.T) {
 			pattern = a
 		}
 	}
+	if !slices.Contains(args, "-R") || !strings.Contains(string(b0(file)), "\x1b[") {
+		t.Errorf("the pager is not given the rendered transcript with -R: %q", args)
+	}
 	if pattern != "+/\x12docker" {
 		t.Errorf("search argument %q, want +/^Rdocker", pattern)
 	}
@@ -367,14 +372,23 @@ func TestPagerOpensAtTheCurrentHit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	lines := strings.Split(string(b), "\n")
+	lines := strings.Split(ansi.Strip(string(b)), "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimLeft(l, " ") // the test style has a margin
+	}
 	if line < 1 || line > len(lines) || !strings.HasPrefix(lines[line-1], "## user") {
-		t.Fatalf("+%dg is not a message heading: %q", line, lines[max(0, min(line-1, len(lines)-1))])
+		t.Fatalf("+%dg is not a message heading: %q\n%q", line, lines[max(0, min(line-1, len(lines)-1))], lines[:min(30, len(lines))])
 	}
 	// The heading is the current hit's message: the fifth.
 	if n := strings.Count(strings.Join(lines[:line], "\n"), "\n## "); n != 5 {
 		t.Errorf("+%dg is the heading of message %d, want 5", line, n)
 	}
+}
+
+// b0 reads a file, "" on error.
+func b0(path string) []byte {
+	b, _ := os.ReadFile(path)
+	return b
 }
 
 // At 80x24 the list shows a page of one-line rows and the position "3/N";

@@ -131,6 +131,9 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 		m.status.search += " · " + msg.chips
 	}
 	before := m.list.SelectedID()
+	if m.byRecency && !msg.browse {
+		msg.items = byRecency(msg.items)
+	}
 	m.list.SetItems(msg.items)
 	if msg.seq == m.topSeq && !m.userMoved {
 		m.list.Select(0)

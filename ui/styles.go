@@ -50,6 +50,22 @@ type Styles struct {
 // DefaultStyles returns the TUI's styles.
 func DefaultStyles() *Styles { return newStyles(false) }
 
+// LightStyles returns the styles for a light terminal background (--theme
+// light, or $COLORFGBG saying so): the greys that are pale on black are
+// darkened, the title bars made light.
+func LightStyles() *Styles {
+	s := newStyles(false)
+	c := func(s string) lipgloss.Color { return lipgloss.Color(s) }
+	s.List.Snippet = s.List.Snippet.Foreground(c("238"))
+	s.List.Header = s.List.Header.Foreground(c("236")).Background(c("252"))
+	s.Detail.Header = s.Detail.Header.Foreground(c("236")).Background(c("252"))
+	s.Detail.Scroll = s.Detail.Scroll.Foreground(c("240")).Background(c("252"))
+	s.Detail.Tool = s.Detail.Tool.Foreground(c("240"))
+	s.Pane.Separator = s.Pane.Separator.Foreground(c("250"))
+	s.Detail.ToolRole = s.Detail.ToolRole.Foreground(c("130"))
+	return s
+}
+
 // MonochromeStyles returns the styles for NO_COLOR (https://no-color.org):
 // no colour at all, so whatever colour carried (a hit, the selection, a
 // header) is carried by reverse video, bold and faint instead, as fzf's bw

@@ -28,6 +28,9 @@ type transcriptDoc struct {
 	paint      hitPaint
 }
 
+// readableWidth is the widest a message's prose is set, in cells.
+const readableWidth = 100
+
 // maxMessageChars bounds what one message contributes to the pane: a 2 MB
 // tool output would cost seconds of Glamour; the full text is one `o` away.
 const maxMessageChars = 6000
@@ -123,7 +126,9 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 			add(st.Detail.Dim.Render("▍ "+termtext.OneLine(termtext.Sanitize(m.Role))) + st.Detail.Dim.Render(when))
 		}
 		if strings.TrimSpace(content) != "" {
-			add(md.RenderLines(hl(content), w)...)
+			// Prose is capped at a readable measure (glow's), however wide
+			// the pane: 180-cell lines are hard to follow.
+			add(md.RenderLines(hl(content), min(w, readableWidth))...)
 		}
 		if more != "" {
 			wrap(st.Detail.Dim.Render(more))

@@ -2,6 +2,9 @@ package ui
 
 import (
 	"context"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/recall-dev/recall/ui/termtext"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -94,5 +97,79 @@ func TestNextHitWrapSaysSo(t *testing.T) {
 	d.key("n")
 	if d.m.detail.hit != 0 || !strings.Contains(d.m.status.msg, "past the last hit: back to the first") {
 		t.Errorf("hit %d, status %q", d.m.detail.hit, d.m.status.msg)
+	}
+}
+
+// --here starts scoped to this repository (its chip shows), F7 cycles this
+// repo / all, and the scope reaches both the browse list and the search.
+func TestScopeThisRepoOrAll(t *testing.T) {
+	b := demoBackend()
+	d := newDriverWith(t, b, 120, 30, Options{Project: "/src/myrepo", Here: true})
+	d.pump("browse", func() bool { return len(b.browses) > 0 && d.m.finalSeq == d.m.seq })
+	b.mu.Lock()
+	cwd := b.browses[len(b.browses)-1].Cwd
+	b.mu.Unlock()
+	if cwd != "/src/myrepo" || !strings.Contains(d.screen(), "repo:myrepo") {
+		t.Fatalf("--here: browse cwd %q; screen:\n%s", cwd, d.screen())
+	}
+	d.typ("migration")
+	d.pump("search", func() bool { return d.m.finalSeq == d.m.seq && d.m.lastQuery == "migration" })
+	if got := b.lastRequest().Filter.Cwd; got != "/src/myrepo" {
+		t.Errorf("search cwd %q, want the repo", got)
+	}
+	d.key("f7")
+	d.pump("all", func() bool { return d.m.finalSeq == d.m.seq && b.lastRequest().Filter.Cwd == "" })
+	if strings.Contains(d.screen(), "repo:myrepo") || !strings.Contains(d.screen(), "this repo") {
+		t.Errorf("after F7 the chip should be gone and the hint offer this repo:\n%s", d.screen())
+	}
+}
+
+// F8 switches a query's results between relevance (the engine's order)
+// and recency (newest hit first), with a chip saying which.
+func TestSortToggle(t *testing.T) {
+	b := demoBackend()
+	slices.Reverse(b.sessions) // the "relevance" order: oldest first
+	d := newDriver(t, b, 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("e")
+	d.pump("results", func() bool { return d.m.finalSeq == d.m.seq && d.m.lastQuery == "e" })
+	ids := func() []string {
+		var out []string
+		for _, it := range d.m.list.items {
+			out = append(out, it.SessionID)
+		}
+		return out
+	}
+	rel := ids()
+	d.key("f8")
+	d.pump("re-sorted", func() bool { return d.m.finalSeq == d.m.seq && !slices.Equal(ids(), rel) })
+	want := []string{"cc-1111", "cx-2222", "h-3333", "tg-4444"}
+	if got := ids(); !slices.Equal(got[:len(want)], want) || !strings.Contains(d.screen(), "sort:recent") {
+		t.Errorf("by recency: %v; want %v and a sort chip:\n%s", got, want, d.screen())
+	}
+	d.key("f8")
+	d.pump("relevance", func() bool { return d.m.finalSeq == d.m.seq && slices.Equal(ids(), rel) })
+}
+
+// On a wide screen the transcript's prose is set at most readableWidth
+// cells wide (glow), not the pane's 130-odd.
+func TestProseCappedOnWideScreens(t *testing.T) {
+	b := demoBackend()
+	b.msgs["h-3333"][1].Content = strings.Repeat("Keep the previous release and switch the symlink back. ", 12)
+	d := newDriver(t, b, 250, 40)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("symlink")
+	d.pump("transcript", func() bool { return d.m.detail.session.ID == "h-3333" && !d.m.detail.loading })
+	if d.m.layout.detW <= readableWidth+10 {
+		t.Fatalf("the pane is only %d wide", d.m.layout.detW)
+	}
+	widest := 0
+	for _, l := range d.m.detail.doc.lines {
+		if strings.Contains(l, "symlink") {
+			widest = max(widest, termtext.Width(strings.TrimRight(ansi.Strip(l), " ")))
+		}
+	}
+	if widest == 0 || widest > readableWidth {
+		t.Errorf("prose lines up to %d cells wide, want 1..%d", widest, readableWidth)
 	}
 }

@@ -20,6 +20,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 	limit := fs.Int("limit", 20, "number of sessions (1..10000)")
 	source := fs.String("source", "", "only these `S,..` sources (comma-separated)")
 	asJSON := fs.Bool("json", false, "print JSON")
+	here := fs.Bool("here", false, "only sessions run in this repository (or directory)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -34,7 +35,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source)})
+	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Cwd: hereDir(*here)})
 	if err != nil {
 		return err
 	}

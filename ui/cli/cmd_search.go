@@ -22,6 +22,7 @@ import (
 type searchArgs struct {
 	json, noSummary, schema bool
 	showSecrets             bool
+	here                    bool // only sessions run in this repository
 	sessions                int
 	maxChars                int
 	exclude                 string
@@ -41,6 +42,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.StringVar(&roles, "role", "", "comma-separated roles to search (default user,assistant)")
 	fs.IntVar(&a.maxChars, "max-chars", 0, fmt.Sprintf("with --json: fit the answer in this many characters (at least %d; 0 = no limit)", sessionsearch.MinMaxChars))
 	fs.StringVar(&fields, "fields", "", "with --json: keep only these comma-separated keys of each result")
+	fs.BoolVar(&a.here, "here", false, "only sessions run in this repository (or directory)")
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
 	fs.StringVar(&a.session, "session", "", "read this `ID` (a unique prefix will do) instead of searching: head and tail, or with --around the messages around one")
 	fs.StringVar(&a.around, "around", "", "with --session: the messages around message `N` (the id --json gives, as around_message_id; #6 is the 6th message)")
@@ -67,6 +69,9 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	a.query = strings.TrimSpace(strings.Join(words, " "))
 	if a.around != "" && a.session == "" {
 		return a, usageError("--around scrolls a session: add --session ID")
+	}
+	if a.here && (a.json || a.query == "" || a.session != "") {
+		return a, usageError("--here scopes a text search to this repository: give a query, without --json or --session (recent sessions: recall recent --here)")
 	}
 	if a.session != "" && a.query != "" {
 		return a, usageError("--session reads one session: leave out the query %q", a.query)
@@ -150,7 +155,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 		}
 	}
 	d, err := e.Discover(env.Ctx, a.query, recall.DiscoverOptions{Limit: a.sessions, CurrentSessionID: exclude,
-		Filter: store.SearchFilter{Roles: a.roles}})
+		Filter: store.SearchFilter{Roles: a.roles, Cwd: hereDir(a.here)}})
 	if err != nil {
 		return err
 	}

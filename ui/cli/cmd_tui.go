@@ -21,6 +21,8 @@ import (
 func runTUI(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	query := fs.String("query", "", "start with this query typed in the search box")
+	here := fs.Bool("here", false, "only sessions run in this repository (or directory); F7 switches to all")
+	theme := fs.String("theme", "auto", "colours for a `light` or dark terminal background (auto: from $COLORFGBG, else dark)")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -35,7 +37,11 @@ func runTUI(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	_, err = openTUI(env, st, tuiOptions{query: *query})
+	th, err := pickTheme(*theme, os.Getenv("COLORFGBG"))
+	if err != nil {
+		return err
+	}
+	_, err = openTUI(env, st, tuiOptions{query: *query, here: *here, theme: th})
 	return err
 }
 
@@ -52,6 +58,8 @@ type tuiOptions struct {
 	// height > 0 draws it inline in that many lines, not on the alternate screen.
 	pick   bool
 	height int
+	here   bool   // start scoped to this repository (--here)
+	theme  string // "light" or "dark" ("" reads $COLORFGBG)
 }
 
 // tuiRecent is how many sessions the TUI lists with an empty search box:
@@ -75,12 +83,17 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 		cfg = nil
 	}
 	eng := recall.New(st, recall.Options{Sessions: recall.MaxSessions, Recent: tuiRecent, LLM: cfg})
-	style, err := tuiStyle()
+	theme := o.theme
+	if theme == "" {
+		theme, _ = pickTheme("auto", os.Getenv("COLORFGBG"))
+	}
+	style, err := themeStyle(theme)
 	if err != nil {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
 	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
-		Pick: o.pick, Height: o.height, ResumeLine: resumeLine}
+		Pick: o.pick, Height: o.height, ResumeLine: resumeLine, Project: projectDir(), Here: o.here,
+		Light: theme == "light"}
 	b := ui.NewEngineBackend(eng, st)
 	if o.pick {
 		return ui.Pick(env.Ctx, b, opts, in, out)

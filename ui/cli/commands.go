@@ -22,13 +22,13 @@ type Command struct {
 // commands is every subcommand, in the order `recall help` lists them.
 // Each command's Run lives in its own cmd_NAME.go.
 var commands = []*Command{
-	{Name: "tui", Usage: "recall [tui] [--query Q] [QUERY]", Query: true,
+	{Name: "tui", Usage: "recall [tui] [--here] [--theme auto|light|dark] [--query Q] [QUERY]", Query: true,
 		Summary: "the interactive terminal UI (the default command)",
 		Run:     runTUI},
 	{Name: "pick", Usage: "recall pick [--resume] [--height N] [--query Q]",
 		Summary: "choose a session in the TUI and print its id (or --resume: the command that resumes it), for shell key bindings",
 		Run:     runPick},
-	{Name: "search", Usage: "recall search [--json [--max-chars N] [--fields K,..] [--show-secrets]] [--sessions N] [--no-summary] [--exclude-session ID] [--role R,..] [--schema] [QUERY | --session ID [--around N]]",
+	{Name: "search", Usage: "recall search [--json [--max-chars N] [--fields K,..] [--show-secrets]] [--sessions N] [--no-summary] [--exclude-session ID] [--role R,..] [--here] [--schema] [QUERY | --session ID [--around N]]",
 		Query:   true,
 		Summary: "find the sessions that matter for a query, with evidence and summaries",
 		Run:     runSearch},
@@ -39,7 +39,7 @@ var commands = []*Command{
 		Query:   true,
 		Summary: "message-level full-text hits (bm25-ranked), with highlighted snippets",
 		Run:     runMessages},
-	{Name: "recent", Usage: "recall recent [--limit N] [--source S,..] [--json]",
+	{Name: "recent", Usage: "recall recent [--limit N] [--source S,..] [--here] [--json]",
 		Summary: "newest sessions: title, source, model, times, message count, preview (no model call)",
 		Run:     runRecent},
 	{Name: "show", Usage: "recall show SESSION_ID [--json]",

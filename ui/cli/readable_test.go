@@ -1,6 +1,10 @@
 package cli
 
 import (
+	"context"
+	"github.com/recall-dev/recall/store"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -82,5 +86,44 @@ func TestSearchSessionAround(t *testing.T) {
 	}
 	if code, _, errs = runCLI(t, false, "search", "--db", db, "--around", "3"); code != 2 || !strings.Contains(errs, "--session") {
 		t.Errorf("--around alone: exit %d %s", code, errs)
+	}
+}
+
+// recall recent --here lists only the sessions run in this repository (the
+// nearest directory with .git up from the working directory).
+func TestRecentHere(t *testing.T) {
+	repo := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".git"), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(repo, "web")
+	if err := os.MkdirAll(sub, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	db := filepath.Join(t.TempDir(), "state.db")
+	st, err := store.Open(context.Background(), db, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = st.Write(context.Background(), func(tx *store.Tx) error {
+		for _, s := range []store.Session{{ID: "in-repo", Source: "cli", Title: "in the repo", Cwd: sub},
+			{ID: "elsewhere", Source: "cli", Title: "somewhere else", Cwd: "/srv"}} {
+			if err := tx.UpsertSession(s); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	st.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Chdir(sub)
+	_, out, errs := runCLI(t, false, "--db", db, "recent", "--here")
+	if !strings.Contains(out, "in the repo") || strings.Contains(out, "somewhere else") {
+		t.Errorf("recent --here:\n%s%s", out, errs)
+	}
+	if _, out, _ = runCLI(t, false, "--db", db, "recent"); !strings.Contains(out, "somewhere else") {
+		t.Errorf("recent without --here lost a session:\n%s", out)
 	}
 }
