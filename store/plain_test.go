@@ -241,3 +241,17 @@ func TestEdits1(t *testing.T) {
 		t.Errorf("full edits of netwrk lack network or hold the word itself (%d)", len(full))
 	}
 }
+
+// While typing, the ranked phase reads the last word as a whole word when
+// it is one, and as a prefix only when it is a fragment.
+func TestSearchPlainTypedWord(t *testing.T) {
+	st, _ := plainCorpus(t)
+	f := SearchFilter{Sessions: true, Typing: true, Limit: 50}
+	if res := search(t, st, "sunri", f); len(res.Hits) == 0 || res.Hits[0].SessionID != "s-group" {
+		t.Errorf("fragment sunri: %+v", res.Hits)
+	}
+	res := search(t, st, "deploy step", f)
+	if strings.Contains(res.Query, "*") {
+		t.Errorf("a complete last word was searched as a prefix: %s", res.Query)
+	}
+}
