@@ -20,10 +20,13 @@ import (
 //     and session (one query) and scored with Okapi BM25, as FTS5 does;
 //  3. rows are gathered per session: the coverage of distinct query words
 //     (weighted by rarity, the title counting) dominates, then the rows'
-//     scores with diminishing weights (1, 1/2, 1/3 ...), so a session that
-//     is about a word beats one that mentions it once. Sessions holding
-//     every word come first; with a date in the query, sessions of that
-//     time come before the rest.
+//     scores with diminishing weights (1, 1/2, ... 1/5), so a session that
+//     is about a word beats one that mentions it once. Sessions with a row
+//     (with the title) holding every word come first; with a date in the
+//     query, sessions of that time come before the rest.
+//
+// Words with no row at all: a typo is looked for (plain_typo.go); when no
+// word has a row, sessions whose title holds one answer (titleRows).
 
 var (
 	// plainPerWord is how many matches of one word are read (newest first).
