@@ -11,6 +11,8 @@ require (
 	// Comes with the MCP SDK; tests validate answers against assets/schema with it.
 	github.com/google/jsonschema-go v0.4.3
 	github.com/klauspost/compress v1.20.4
+	// English stems for plain queries (store/plain.go): the inflections a word stands for.
+	github.com/kljensen/snowball v0.10.0
 	// The official MCP SDK: `recall mcp` (ui/mcpserver).
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/muesli/termenv v0.16.0
@@ -37,7 +39,6 @@ require (
 	github.com/dlclark/regexp2 v1.11.5 // indirect
 	github.com/erikgeiser/coninput v0.0.0-20211004153227-1c3628e74d0f // indirect
 	github.com/gorilla/css v1.0.1 // indirect
-	github.com/kljensen/snowball v0.10.0 // indirect
 	github.com/lucasb-eyer/go-colorful v1.4.1 // indirect
 	github.com/mattn/go-isatty v0.0.20 // indirect
 	github.com/mattn/go-localereader v0.0.1 // indirect
