@@ -11,6 +11,8 @@ require (
 	// Comes with the MCP SDK; tests validate answers against assets/schema with it.
 	github.com/google/jsonschema-go v0.4.3
 	github.com/klauspost/compress v1.20.4
+	// English stems for plain queries (store/plain.go): the inflections a word stands for.
+	github.com/kljensen/snowball v0.10.0
 	// The official MCP SDK: `recall mcp` (ui/mcpserver).
 	github.com/modelcontextprotocol/go-sdk v1.8.0
 	github.com/muesli/termenv v0.16.0
@@ -23,7 +25,6 @@ require (
 )
 
 require (
-	github.com/kljensen/snowball v0.10.0
 	github.com/rs/zerolog v1.33.0
 	github.com/zricethezav/gitleaks/v8 v8.30.1
 )

@@ -211,3 +211,47 @@ func TestSearchPlainSessions(t *testing.T) {
 		t.Errorf("quoted question: sessions %v, suggestion %q", got, res.Suggestion)
 	}
 }
+
+func TestRelaxSyntax(t *testing.T) {
+	cases := []struct {
+		query, want string
+		ok          bool
+	}{
+		{`When did Mel read "nothing is impossible"?`, `When did Mel read nothing is impossible ?`, true},
+		{`migrat* AND (docker OR podman)`, `migrat and docker or podman`, true},
+		{`content: docker`, `content docker`, true},
+		{`deploy NOT rollback`, "", false},
+		{`deploy -rollback`, "", false},
+	}
+	for _, c := range cases {
+		got, ok := relaxSyntax(c.query, []string{"content"})
+		if got != c.want || ok != c.ok {
+			t.Errorf("relaxSyntax(%q) = %q, %v; want %q, %v", c.query, got, ok, c.want, c.ok)
+		}
+	}
+}
+
+func TestEdits1(t *testing.T) {
+	cheap := edits1("dokcer", true)
+	if !slices.Contains(cheap, "docker") || len(cheap) > 2*len("dokcer") {
+		t.Errorf("cheap edits of dokcer: %q", cheap)
+	}
+	full := edits1("netwrk", false)
+	if !slices.Contains(full, "network") || slices.Contains(full, "netwrk") {
+		t.Errorf("full edits of netwrk lack network or hold the word itself (%d)", len(full))
+	}
+}
+
+// While typing, the ranked phase reads the last word as a whole word when
+// it is one, and as a prefix only when it is a fragment.
+func TestSearchPlainTypedWord(t *testing.T) {
+	st, _ := plainCorpus(t)
+	f := SearchFilter{Sessions: true, Typing: true, Limit: 50}
+	if res := search(t, st, "sunri", f); len(res.Hits) == 0 || res.Hits[0].SessionID != "s-group" {
+		t.Errorf("fragment sunri: %+v", res.Hits)
+	}
+	res := search(t, st, "deploy step", f)
+	if strings.Contains(res.Query, "*") {
+		t.Errorf("a complete last word was searched as a prefix: %s", res.Query)
+	}
+}
