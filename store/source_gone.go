@@ -5,7 +5,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 )
 
@@ -21,8 +20,8 @@ func (s *Store) SourceGone(ctx context.Context) (map[string]bool, error) {
 	}
 	live, gone := map[string]bool{}, map[string]bool{}
 	for _, f := range files {
-		if !filepath.IsAbs(f.Path) || f.Sessions == "" {
-			continue // standard input ("-"), a conversation inside an export ("chatgpt:ID")
+		if f.Path == "-" || f.Sessions == "" {
+			continue
 		}
 		_, err := os.Stat(f.Path)
 		missing := errors.Is(err, fs.ErrNotExist)
