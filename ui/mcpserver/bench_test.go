@@ -2,10 +2,13 @@ package mcpserver
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -112,3 +115,28 @@ func pctD(ds []time.Duration, p int) time.Duration {
 func pct(ds []time.Duration, p int) string { return fmt.Sprintf("%.1f ms", ms(pctD(ds, p))) }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// BenchmarkHugeQuery: one session_search call whose query is a million
+// characters (CJK, then ASCII), from its raw arguments to the fitted
+// answer: the server's share of the "< 1 s for any text" promise (the
+// transport's decoding of the 3 MB frame comes on top).
+func BenchmarkHugeQuery(b *testing.B) {
+	fx := writeFixture(b)
+	st, err := store.Open(context.Background(), fx.path, store.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer st.Close()
+	h := &handler{tool: sessionsearch.New(st, sessionsearch.Options{}), maxChars: sessionsearch.DefaultMaxChars, log: slog.New(slog.DiscardHandler)}
+	for name, q := range map[string]string{"cjk": strings.Repeat("数据库迁移", 200000), "ascii": strings.Repeat("network ", 125000)} {
+		raw, _ := json.Marshal(map[string]any{"query": q})
+		b.Run(name, func(b *testing.B) {
+			for range b.N {
+				res, _ := h.call(context.Background(), &mcp.CallToolRequest{Params: &mcp.CallToolParamsRaw{Name: ToolName, Arguments: raw}})
+				if n := len(res.Content[0].(*mcp.TextContent).Text); n > 4*sessionsearch.DefaultMaxChars {
+					b.Fatalf("answer of %d bytes", n)
+				}
+			}
+		})
+	}
+}

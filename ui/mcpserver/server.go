@@ -16,6 +16,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/recall/sessionsearch"
 )
 
@@ -58,6 +59,9 @@ func New(tool *sessionsearch.Tool, o Options) *mcp.Server {
 			// No logging capability: the server sends no log notifications.
 			Capabilities: &mcp.ServerCapabilities{},
 		})
+	// Answers are redacted with gitleaks' rules, which take ~25 ms to
+	// compile: do it now rather than in the first call.
+	go func() { _, _ = secrets.New() }()
 	h := &handler{tool: tool, maxChars: o.MaxChars, log: o.Logger}
 	srv.AddTool(&mcp.Tool{
 		Name:        ToolName,
