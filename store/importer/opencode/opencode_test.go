@@ -200,10 +200,9 @@ func TestOpenCodeLegacyFixtures(t *testing.T) {
 }
 
 // TestKiloFixtures imports the kilo.db @kilocode/cli 7.7.7 wrote
-// (testdata/agents/kilo) with OpenCode's reader under the source "kilo".
-// Two scenarios timed out on the loaded machine that drove it (the first
-// prompt got no reply, the sub-agent stopped after its first call): what
-// Kilo wrote of them is imported as it is.
+// (testdata/agents/kilo) with OpenCode's reader under the source "kilo":
+// the same scenarios as OpenCode's, the task sub-agent and the fork linked.
+// Kilo 7.7.7 did not ask the model for titles.
 func TestKiloFixtures(t *testing.T) {
 	src, _ := importer.Lookup("kilocode")
 	home := agentHome(t, "kilo")
@@ -213,8 +212,8 @@ func TestKiloFixtures(t *testing.T) {
 	}
 	st := importtest.Open(t)
 	rep := importtest.Run(t, st, src, home)
-	if rep.Files != 1 || rep.Sessions != 7 || rep.Messages != 19 || rep.Malformed != 0 {
-		t.Fatalf("report = %+v, want 1 file, 7 sessions, 19 messages", rep)
+	if rep.Files != 1 || rep.Sessions != 7 || rep.Messages != 24 || rep.Malformed != 0 {
+		t.Fatalf("report = %+v, want 1 file, 7 sessions, 24 messages", rep)
 	}
 	firsts := map[string]string{}
 	d := importtest.Dump(t, st)
@@ -222,12 +221,12 @@ func TestKiloFixtures(t *testing.T) {
 		firsts[s.ID] = s.Msgs[0].Content
 	}
 	want := map[string]struct{ roles, parent string }{
-		`"How do I reverse a slice in Go? Show code."`:          {"u", ""},
+		`"How do I reverse a slice in Go? Show code."`:          {"ua", ""},
 		`"Please count the lines in notes.txt"`:                 {"uata", ""},
 		`"Read the missing config at /nonexistent/config.yaml"`: {"uata", ""},
 		`"请用中文解释 Go 的切片"`:                                       {"uaua", ""},
-		`"Delegate: find the TODOs with a sub-agent"`:           {"uat", ""},
-		`Search the project for TODO comments and list them.`:   {"u", `"Delegate: find the TODOs with a sub-agent"`},
+		`"Delegate: find the TODOs with a sub-agent"`:           {"uata", ""},
+		`Search the project for TODO comments and list them.`:   {"uata", `"Delegate: find the TODOs with a sub-agent"`},
 		`"Try another way"`:                                     {"ua", `"How do I reverse a slice in Go? Show code."`},
 	}
 	for _, s := range d {
