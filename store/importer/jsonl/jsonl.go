@@ -4,9 +4,11 @@
 //	{"session_id":"s1","role":"user","content":"hi","timestamp":"2026-07-17T09:00:00Z"}
 //
 // Required: session_id, role, content, timestamp (RFC 3339 or Unix seconds).
-// Optional: source, model, title, parent_session_id, tool_name, tool_calls
-// (a JSON string or any JSON value, stored as JSON text), tool_call_id,
-// token_count, finish_reason, reasoning.
+// Optional: source, model, title, parent_session_id, cwd (the directory the
+// session ran in: recall --here and pick --resume's cd use it), git_branch,
+// tool_name, tool_calls (a JSON string or any JSON value, stored as JSON
+// text), tool_call_id, token_count, finish_reason, reasoning. Session
+// fields are taken from the first record of the session that has them.
 package jsonl
 
 import (
@@ -145,6 +147,8 @@ type record struct {
 	Model           string          `json:"model"`
 	Title           string          `json:"title"`
 	ParentSessionID string          `json:"parent_session_id"`
+	Cwd             string          `json:"cwd"`
+	GitBranch       string          `json:"git_branch"`
 	ToolName        string          `json:"tool_name"`
 	ToolCalls       json.RawMessage `json:"tool_calls"`
 	ToolCallID      string          `json:"tool_call_id"`
@@ -249,11 +253,17 @@ func (p *Parser) Line(text []byte, t *importer.Tally) error {
 		if s.ParentID == "" {
 			s.ParentID = r.ParentSessionID
 		}
+		if s.Cwd == "" {
+			s.Cwd = r.Cwd
+		}
+		if s.GitBranch == "" {
+			s.GitBranch = r.GitBranch
+		}
 	} else {
 		p.sessions[sid] = len(p.order)
 		p.order = append(p.order, store.Session{
 			ID: sid, Source: src, Model: r.Model, Title: r.Title,
-			ParentID: r.ParentSessionID, StartedAt: ts,
+			ParentID: r.ParentSessionID, StartedAt: ts, Cwd: r.Cwd, GitBranch: r.GitBranch,
 		})
 	}
 	m := store.Message{

@@ -98,3 +98,19 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("Discover = %v, %v", got, err)
 	}
 }
+
+// A record's cwd (and git_branch) is the session's: recall --here scopes by
+// it and pick --resume prints its cd. Before, the field was dropped.
+func TestCwdHonoured(t *testing.T) {
+	st := it.Open(t)
+	in := `{"session_id":"w","role":"user","content":"hi","timestamp":"2026-06-01T08:00:00Z"}
+{"session_id":"w","role":"assistant","content":"hello","timestamp":"2026-06-01T08:00:01Z","cwd":"/src/app","git_branch":"main"}
+`
+	if _, err := ImportReader(context.Background(), st, "-", strings.NewReader(in)); err != nil {
+		t.Fatal(err)
+	}
+	s, err := st.Session(context.Background(), "w")
+	if err != nil || s.Cwd != "/src/app" || s.GitBranch != "main" {
+		t.Errorf("session cwd %q branch %q, %v", s.Cwd, s.GitBranch, err)
+	}
+}
