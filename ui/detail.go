@@ -63,6 +63,9 @@ func (m *Model) selectionChanged() tea.Cmd {
 	if it.SessionID != m.detail.sessionID {
 		m.detail.msgs = nil
 		m.detail.find = findBar{}
+		if m.status.msg != "" && !m.status.err {
+			m.status.clear() // "hit 3 of 8" was the other session's
+		}
 	}
 	m.detail.item = it
 	m.detail.sessionID = it.SessionID

@@ -26,7 +26,9 @@ func findTerms(pattern string) []hlTerm {
 // finding reports whether the in-pane search is being typed (it takes every key).
 func (m *Model) finding() bool { return m.detail.find.typing }
 
-// startFind opens the in-pane search prompt over the detail header.
+// startFind opens the in-pane search prompt over the detail header; its
+// keys are said once, at the right of the line (view), not again in the
+// placeholder, where a narrow pane cut them.
 func (m *Model) startFind() tea.Cmd {
 	d := &m.detail
 	if d.sessionID == "" || m.summary.open {
@@ -34,7 +36,7 @@ func (m *Model) startFind() tea.Cmd {
 	}
 	st := m.styles
 	d.find.typing = true
-	d.find.input = newTextBox(st, "/", "search this session (enter: find, esc: cancel)")
+	d.find.input = newTextBox(st, "/", "search this session")
 	d.find.input.SetWidth(max(1, d.view.width-2))
 	d.find.input.Focus()
 	d.find.input.SetValue(d.find.pattern)

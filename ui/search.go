@@ -33,6 +33,7 @@ func (m *Model) updateInput(msg tea.Msg) tea.Cmd {
 // filters: the selection goes to the top result of each answer (the first
 // paint, then the ranked list), until the user moves it.
 func (m *Model) queryChanged() tea.Cmd {
+	m.status.clear() // what it said was about the old query
 	cmd := m.search()
 	m.topSeq, m.userMoved = m.seq, false
 	return cmd

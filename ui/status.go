@@ -71,6 +71,13 @@ func (s *statusLine) set(text string, isErr bool) tea.Cmd {
 	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return statusExpireMsg{id: id} })
 }
 
+// clear drops the transient message now: it spoke of a query or a session
+// that is no longer on screen ("hit 3 of 8", "no match for …").
+func (s *statusLine) clear() {
+	s.msgID++
+	s.msg, s.err = "", false
+}
+
 func (s *statusLine) expire(id uint64) {
 	if id == s.msgID {
 		s.msg = ""

@@ -151,7 +151,9 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 					st.Detail.Dim.Render("  (t expands)"), w)...)
 			}
 		}
-		lines = showHiddenMatch(st, lines, doc.msgStart[len(doc.msgStart)-1], hl(termtext.OneLine(content)), w)
+		if len(in.terms) > 0 {
+			lines = showHiddenMatch(st, lines, doc.msgStart[len(doc.msgStart)-1], func() string { return hl(termtext.OneLine(content)) }, w)
+		}
 		add("")
 	}
 	doc.msgStart = append(doc.msgStart, len(lines))
@@ -227,18 +229,19 @@ func compactTool(st *Styles, label, text, tail string, w int) []string {
 }
 
 // showHiddenMatch adds an excerpt under the header of the message that
-// starts at line start when its text (hl, highlighted) holds a match its
+// starts at line start when its text (highlighted) holds a match its
 // rendered lines do not show: a code block's language ("```nginx"), a link's
 // address, markup the renderer drops. The hit n/N stops at is then on
 // screen rather than an unmarked message.
-func showHiddenMatch(st *Styles, lines []string, start int, hl string, w int) []string {
-	if !strings.ContainsRune(hl, termtext.MarkStart) {
-		return lines
-	}
+func showHiddenMatch(st *Styles, lines []string, start int, highlighted func() string, w int) []string {
 	for _, l := range lines[start:] {
 		if strings.ContainsRune(l, termtext.MarkStart) {
-			return lines
+			return lines // the match is on screen already: the common case costs no second highlight
 		}
+	}
+	hl := highlighted()
+	if !strings.ContainsRune(hl, termtext.MarkStart) {
+		return lines
 	}
 	excerpt := compactTool(st, st.Detail.Dim.Render("  ⌕ "), hl, "", w)
 	at := min(start+1, len(lines))

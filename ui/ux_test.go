@@ -173,3 +173,32 @@ func TestProseCappedOnWideScreens(t *testing.T) {
 		t.Errorf("prose lines up to %d cells wide, want 1..%d", widest, readableWidth)
 	}
 }
+
+// A status message goes when what it spoke of does: "hit 2 of 3" of one
+// session is not left under another, nor under a new query.
+func TestStaleStatusCleared(t *testing.T) {
+	d := newDriver(t, demoBackend(), 120, 30)
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.typ("e")
+	d.pump("results", func() bool { return d.m.finalSeq == d.m.seq && len(d.m.list.items) > 1 })
+	d.pump("transcript", func() bool { return !d.m.detail.loading && d.m.detail.session.ID != "" })
+	d.key("tab")
+	d.key("tab")
+	d.key("n")
+	if !strings.Contains(d.m.status.msg, "hit") {
+		t.Fatalf("n: status %q", d.m.status.msg)
+	}
+	d.key("shift+tab")
+	d.key("j")
+	if d.m.status.msg != "" {
+		t.Errorf("after moving to another session the status still says %q", d.m.status.msg)
+	}
+	d.key("tab")
+	d.key("n")
+	d.key("esc")
+	d.key("esc")
+	d.typ("x")
+	if strings.Contains(d.m.status.msg, "hit") {
+		t.Errorf("after a new query the status still says %q", d.m.status.msg)
+	}
+}
