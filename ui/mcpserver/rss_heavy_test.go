@@ -114,7 +114,9 @@ func TestStdioPipelinedRSS(t *testing.T) {
 	if answered != calls+1 {
 		t.Errorf("answered %d of %d", answered, calls+1)
 	}
-	if rss > 150 {
+	// 50-90 MB on an idle machine; a starved GC on a loaded one (CI beside
+	// other jobs) has shown 177 MB. Queued without bound it was 4.3 GB.
+	if rss > 300 {
 		t.Errorf("max RSS %.0f MB", rss)
 	}
 }
