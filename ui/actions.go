@@ -237,7 +237,8 @@ func (m *Model) execDone(msg execDoneMsg) tea.Cmd {
 }
 
 // yank (y) copies the summary when the panel is open, else the message at
-// the reading position of the detail pane (the current hit after n/N).
+// the reading position of the detail pane (the current hit after n/N), as
+// the pane shows it: secrets redacted unless revealed (V).
 func (m *Model) yank() tea.Cmd {
 	var text, what string
 	switch {
@@ -248,6 +249,12 @@ func (m *Model) yank() tea.Cmd {
 		if !ok {
 			return m.status.set("nothing to copy: no session is open", false)
 		}
+		// Copy what the pane shows: secrets redacted unless V revealed them.
+		_, shown := shownMessages(store.Session{}, []store.Message{msg}, m.detail.reveal)
+		if len(shown) != 1 {
+			return m.status.set("nothing copied: the message could not be redacted", true)
+		}
+		msg = shown[0]
 		text = msg.Content
 		if strings.TrimSpace(text) == "" {
 			text = msg.ToolCalls

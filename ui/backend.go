@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"fmt"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -44,6 +43,9 @@ type Item struct {
 	recall.Result
 	Preview  string // first user message (browse)
 	Messages int    // message count (browse), 0 when unknown
+	// Words are the plain query's words (search), for the row's "matched 2
+	// of 3 words" as `recall search` prints it; nil for FTS5 syntax.
+	Words []string
 }
 
 // searchItems wraps a discovery's results as list rows.
@@ -51,7 +53,7 @@ func searchItems(d *recall.Discovery) []Item {
 	items := make([]Item, len(d.Results))
 	for i, r := range d.Results {
 		// Named like a browse row: an untitled session by its first prompt.
-		items[i] = Item{Result: r, Preview: r.FirstPrompt()}
+		items[i] = Item{Result: r, Preview: r.FirstPrompt(), Words: d.Words}
 	}
 	return items
 }
@@ -85,8 +87,11 @@ func searchChips(d *recall.Discovery) string {
 	}
 	if len(d.Results) > 0 && len(d.Results[0].Matched) < len(d.Words) {
 		// Said only when the best session lacks some words: the status
-		// line is narrow, and "all of them" is what a search means.
-		chips = append(chips, fmt.Sprintf("top %d/%d words", len(d.Results[0].Matched), len(d.Words)))
+		// line is narrow, and "all of them" is what a search means. The
+		// words are the list rows' and `recall search`'s (MatchedText).
+		if m := recall.MatchedText(d.Results[0].Matched, d.Words); m != "" {
+			chips = append(chips, "top "+m)
+		}
 	}
 	return termtext.OneLine(termtext.Sanitize(strings.Join(chips, " · ")))
 }

@@ -15,7 +15,7 @@ func TestSearchChips(t *testing.T) {
 	}{
 		{recall.Discovery{}, ""},
 		{recall.Discovery{Words: []string{"docker", "network"}, Results: []recall.Result{{Matched: []string{"docker", "network"}}}}, ""},
-		{recall.Discovery{Words: []string{"docker", "network"}, Results: []recall.Result{{Matched: []string{"docker"}}}}, "top 1/2 words"},
+		{recall.Discovery{Words: []string{"docker", "network"}, Results: []recall.Result{{Matched: []string{"docker"}}}}, "top matched 1 of 2 words"},
 		{recall.Discovery{Words: []string{"deploy"}, DateFilter: "May 2023", Suggestion: "no match for a word, searched instead: dpeloy → deploy",
 			Results: []recall.Result{{Matched: []string{"deploy"}}}}, "date:May 2023 · searched dpeloy → deploy"},
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -307,6 +308,9 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	}
 	if c := rowCount(it); c != "" {
 		meta = append(meta, c)
+	}
+	if m := recall.MatchedText(it.Matched, it.Words); m != "" {
+		meta = append(meta, m)
 	}
 	if l.gone[it.SessionID] {
 		meta = append(meta, goneMark)

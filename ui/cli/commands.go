@@ -55,7 +55,7 @@ var commands = []*Command{
 		Summary: "resume a session in the agent that wrote it, in its working directory",
 		Run:     runResume},
 	{Name: "import", Usage: "recall import [--json] [--lock-timeout D] SOURCE [PATH...] | all | jsonl FILE|-",
-		Summary: "import agent histories (hermes, claude, codex, gemini, jsonl; 'all' = every one found here)",
+		Summary: importSummary(),
 		Run:     runImport},
 	{Name: "watch", Usage: "recall watch [--interval D] [--once] [--lock-timeout D] [SOURCE...]",
 		Summary: "keep importing as agents write (every source found here, or the ones named); Ctrl-C stops",

@@ -95,6 +95,10 @@ type state struct {
 	// Queue holds the queued texts already imported that a later user
 	// record may still repeat (see queue).
 	Queue []queued `json:"q,omitempty"`
+	// Main is the id of the file's own session: the sessionId of its first
+	// record (the file name when that record has none). It is kept so that
+	// a file renamed and then grown goes on in the same session.
+	Main string `json:"main,omitempty"`
 }
 
 // queued is a text typed while the agent worked, imported as a user
@@ -174,6 +178,11 @@ func (p *parser) Restore(raw json.RawMessage) error {
 	}
 	for _, s := range p.st.Sessions {
 		p.byID[s.Session.ID] = s
+		// A state saved before Main existed: its main session is the
+		// first one without a parent.
+		if p.st.Main == "" && s.Session.ParentID == "" {
+			p.st.Main = s.Session.ID
+		}
 	}
 	p.restored = true
 	return nil
@@ -188,10 +197,25 @@ func (p *parser) agentFromPath() string {
 	return ""
 }
 
+// mainID is the id of the file's main session. It comes from the records
+// (sessionId), not the file name, so that a transcript renamed or moved
+// keeps its session; the file name is the fallback for a file whose first
+// record names none. One file is one session even when later records carry
+// another sessionId (a resumed conversation's lines): per-record ids would
+// spread one file over sessions other files also write.
+func (p *parser) mainID(r *record) string {
+	if p.st.Main == "" {
+		p.st.Main = r.SessionID
+		if p.st.Main == "" {
+			p.st.Main = strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
+		}
+	}
+	return p.st.Main
+}
+
 // sessionFor returns the session a record belongs to: the file's main
 // session, or a child session for sub-agent (sidechain) records.
 func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
-	base := strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
 	agent := p.agentFromPath()
 	var id, parent string
 	switch {
@@ -202,14 +226,14 @@ func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
 		}
 		id = ChildID(parent, agent)
 	case r.IsSidechain:
-		parent = base
+		parent = p.mainID(r)
 		a := r.AgentID
 		if a == "" {
 			a = "sidechain"
 		}
 		id = ChildID(parent, a)
 	default:
-		id = base
+		id = p.mainID(r)
 	}
 	if s, ok := p.byID[id]; ok {
 		return s
