@@ -6,7 +6,7 @@
 // $XDG_DATA_HOME/opencode/opencode.db (else ~/.local/share/opencode/):
 // tables session, message (data: JSON without the parts) and part (data:
 // JSON: text, reasoning, tool, file, ...). The database is opened
-// read-only while OpenCode may be writing it (internal/sqlro). Before 1.2
+// read-only while OpenCode may be writing it (internal/sqlitero). Before 1.2
 // the same JSON records were files under storage/{session/<project>,
 // message/<session>, part/<message>}; a folder whose database exists is
 // not read for them (OpenCode migrated them into it). FORMATS.md, "OpenCode",
