@@ -13,7 +13,7 @@ import (
 // data is a fixture's ~/.cline/data, written by Cline itself
 // (testdata/agents/<agent>/drive.sh).
 func data(t *testing.T, agent string) string {
-	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", agent, "home", ".cline", "data")
+	return filepath.Join(importtest.AgentHome(t, agent), ".cline", "data")
 }
 
 const (

@@ -13,7 +13,7 @@ import (
 // home is the HOME the fixtures were written in: files Copilot CLI 1.0.102
 // wrote itself (testdata/agents/copilot-cli/drive.sh).
 func home(t *testing.T) string {
-	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", "copilot-cli", "home")
+	return importtest.AgentHome(t, "copilot-cli")
 }
 
 const (

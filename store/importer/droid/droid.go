@@ -35,21 +35,14 @@ func (*Source) Name() string { return SourceName }
 
 // DefaultPaths is ~/.factory/sessions.
 func (*Source) DefaultPaths() []string {
-	if d := importer.HomeDir("", filepath.Join(".factory", "sessions")); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(importer.HomeDir("", filepath.Join(".factory", "sessions")))
 }
 
 // Discover finds the sessions' .jsonl files under the named folders.
 func (*Source) Discover(paths []string) ([]string, error) {
-	var walked []string
-	named, err := importer.FindFiles(paths, importer.Subfolder("sessions"), nil, func(path, name string) {
-		if strings.HasSuffix(name, ".jsonl") {
-			walked = append(walked, path)
-		}
+	return importer.FindMatching(paths, importer.Subfolder("sessions"), nil, func(name string) bool {
+		return strings.HasSuffix(name, ".jsonl")
 	})
-	return append(named, walked...), err
 }
 
 // settings is <uuid>.settings.json.

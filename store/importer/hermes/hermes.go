@@ -83,7 +83,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 		add(f)
 	}
 	for _, p := range dirs {
-		if db := filepath.Join(p, "state.db"); isFile(db) {
+		if db := filepath.Join(p, "state.db"); importer.IsFile(db) {
 			add(db)
 		}
 		profiles, _ := filepath.Glob(filepath.Join(p, "profiles", "*", "state.db"))
@@ -93,11 +93,6 @@ func (*Source) Discover(paths []string) ([]string, error) {
 		}
 	}
 	return out, nil
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // chunk is how many source messages one target transaction carries.

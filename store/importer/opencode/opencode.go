@@ -45,22 +45,12 @@ func (s *Source) DataDir() string {
 	if d := os.Getenv(s.env); d != "" {
 		return d
 	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, s.app)
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "share", s.app)
+	return importer.DataHome(s.app)
 }
 
 // DefaultPaths is the data folder.
 func (s *Source) DefaultPaths() []string {
-	if d := s.DataDir(); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(s.DataDir())
 }
 
 // Discover returns the databases (<app>.db and the channel databases

@@ -48,6 +48,13 @@ func Fixtures(t testing.TB, name string) string {
 	}
 }
 
+// AgentHome is the absolute path of testdata/agents/<agent>/home: the HOME
+// an agent wrote its files in when driven by testdata/agents/<agent>/drive.sh.
+func AgentHome(t testing.TB, agent string) string {
+	t.Helper()
+	return filepath.Join(filepath.Dir(Fixtures(t, "")), "agents", agent, "home")
+}
+
 // CopyTree copies the folder src into a new temporary folder and returns
 // it, so a test can grow, cut or corrupt files; mtimes are kept.
 func CopyTree(t testing.TB, src string) string {
