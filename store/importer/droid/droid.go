@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -182,7 +183,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 				body = "error: " + body
 			}
 			tools = append(tools, store.Message{SessionID: p.state.Sess.ID, Role: "tool", Content: body, ToolCallID: b.ToolUseID,
-				ToolName: p.state.Tools[b.ToolUseID], Timestamp: ts, SourceKey: r.ID + "#" + itoa(i)})
+				ToolName: p.state.Tools[b.ToolUseID], Timestamp: ts, SourceKey: r.ID + "#" + strconv.Itoa(i)})
 		default:
 			t.Skip()
 		}
@@ -205,11 +206,6 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	}
 	p.msgs = append(p.msgs, row)
 	return nil
-}
-
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
 }
 
 // Result is the session (with its settings) and the new messages.
