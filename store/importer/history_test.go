@@ -100,7 +100,7 @@ func shellSQL(t *testing.T, db, sql string) {
 
 // agentHome is testdata/agents/<source>/home, "" when there is none.
 func agentHome(t *testing.T, source string) string {
-	p := filepath.Join(filepath.Dir(it.Fixtures(t, "")), "agents", source, "home")
+	p := it.AgentHome(t, source)
 	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
 		return filepath.Clean(p)
 	}

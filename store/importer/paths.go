@@ -105,3 +105,39 @@ func Subfolder(sub string) func(dir string) []string {
 		return []string{dir}
 	}
 }
+
+// DataHome is a folder under the XDG data directory: $XDG_DATA_HOME/<parts>,
+// else ~/.local/share/<parts>; "" when neither is known.
+func DataHome(parts ...string) string {
+	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
+		return filepath.Join(append([]string{d}, parts...)...)
+	}
+	return HomeDir("", filepath.Join(append([]string{".local", "share"}, parts...)...))
+}
+
+// PathIf is a source's one default path d, or none when d is "" (no home
+// directory known).
+func PathIf(d string) []string {
+	if d != "" {
+		return []string{d}
+	}
+	return nil
+}
+
+// IsFile reports whether p is (or a symlink leads to) a regular file.
+func IsFile(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.Mode().IsRegular()
+}
+
+// FindMatching is FindFiles keeping the walked files whose name match
+// accepts: the named files first, then the walked ones.
+func FindMatching(paths []string, roots func(dir string) []string, skip map[string]bool, match func(name string) bool) ([]string, error) {
+	var walked []string
+	named, err := FindFiles(paths, roots, skip, func(path, name string) {
+		if match(name) {
+			walked = append(walked, path)
+		}
+	})
+	return append(named, walked...), err
+}

@@ -55,13 +55,9 @@ var skipDirs = map[string]bool{"node_modules": true, ".git": true, ".venv": true
 
 // Discover finds .aider.chat.history.md files under the named folders.
 func (*Source) Discover(paths []string) ([]string, error) {
-	var walked []string
-	named, err := importer.FindFiles(paths, nil, skipDirs, func(path, name string) {
-		if name == HistoryFile {
-			walked = append(walked, path)
-		}
+	return importer.FindMatching(paths, nil, skipDirs, func(name string) bool {
+		return name == HistoryFile
 	})
-	return append(named, walked...), err
 }
 
 // Import brings one history file up to date.

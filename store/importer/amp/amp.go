@@ -39,29 +39,19 @@ func (*Source) Name() string { return SourceName }
 
 // ThreadsDir is where Amp keeps its threads.
 func ThreadsDir() string {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "amp", "threads")
-	}
-	return importer.HomeDir("", filepath.Join(".local", "share", "amp", "threads"))
+	return importer.DataHome("amp", "threads")
 }
 
 // DefaultPaths is the threads folder.
 func (*Source) DefaultPaths() []string {
-	if d := ThreadsDir(); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(ThreadsDir())
 }
 
 // Discover finds T-*.json threads under the named folders.
 func (*Source) Discover(paths []string) ([]string, error) {
-	var walked []string
-	named, err := importer.FindFiles(paths, importer.Subfolder("threads"), nil, func(path, name string) {
-		if strings.HasPrefix(name, "T-") && strings.HasSuffix(name, ".json") {
-			walked = append(walked, path)
-		}
+	return importer.FindMatching(paths, importer.Subfolder("threads"), nil, func(name string) bool {
+		return strings.HasPrefix(name, "T-") && strings.HasSuffix(name, ".json")
 	})
-	return append(named, walked...), err
 }
 
 // Import reads one thread whole whenever it changed.

@@ -18,7 +18,7 @@ func TestRealClaudeCode(t *testing.T) {
 		greet = "d1fcbd2b-6192-446a-aa2e-378c8459570f"
 		tui   = "507b8c71-b635-447b-bb17-ac481f99f1f9" // the interactive TUI, in tmux
 	)
-	root := filepath.Join(filepath.Dir(filepath.Dir(it.Fixtures(t, "claude"))), "agents", "claude-code", "home", ".claude")
+	root := filepath.Join(it.AgentHome(t, "claude-code"), ".claude")
 	st := it.Open(t)
 	rep := it.Run(t, st, &Source{}, root)
 	if rep.Malformed != 0 || rep.Failed != 0 {

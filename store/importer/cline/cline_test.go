@@ -13,7 +13,7 @@ import (
 // data is a fixture's ~/.cline/data, written by Cline itself
 // (testdata/agents/<agent>/drive.sh).
 func data(t *testing.T, agent string) string {
-	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", agent, "home", ".cline", "data")
+	return filepath.Join(importtest.AgentHome(t, agent), ".cline", "data")
 }
 
 const (
@@ -33,28 +33,13 @@ func TestCline3(t *testing.T) {
 		t.Fatalf("report = %+v", rep)
 	}
 	d := importtest.Dump(t, st)
-	for id, want := range map[string]struct {
-		n       int
-		in, out int64
-		title   string
-	}{
-		sessQA:    {2, 5458, 80, "Reverse a string in Go, as markdown with a code block"},
-		sessTools: {6, 16652, 68, "List the files here, then read missing.txt"},
-		sessZH:    {4, 10932, 29, "用中文解释 Go 的并发"},
-		sessAgent: {4, 11028, 52, "Delegate counting the words of hello.txt to a sub-agent"},
-		child:     {4, 4572, 26, "Count the words in hello.txt with wc -w and report the number."},
-	} {
-		s := d[id]
-		if len(s.Msgs) != want.n || s.InputTokens != want.in || s.OutputTokens != want.out || s.Title != want.title {
-			t.Errorf("%s: %d messages, tokens %d/%d, title %q; want %+v", id, len(s.Msgs), s.InputTokens, s.OutputTokens, s.Title, want)
-		}
-		if s.Cwd != cwd || s.Model != "fake-model" || s.Source != SourceName {
-			t.Errorf("%s: cwd %q model %q source %q", id, s.Cwd, s.Model, s.Source)
-		}
-	}
-	if len(d) != 5 {
-		t.Errorf("sessions %v", importtest.IDs(d))
-	}
+	importtest.CheckSessions(t, d, map[string]importtest.Want{
+		sessQA:    {Msgs: 2, In: 5458, Out: 80, Title: "Reverse a string in Go, as markdown with a code block"},
+		sessTools: {Msgs: 6, In: 16652, Out: 68, Title: "List the files here, then read missing.txt"},
+		sessZH:    {Msgs: 4, In: 10932, Out: 29, Title: "用中文解释 Go 的并发"},
+		sessAgent: {Msgs: 4, In: 11028, Out: 52, Title: "Delegate counting the words of hello.txt to a sub-agent"},
+		child:     {Msgs: 4, In: 4572, Out: 26, Title: "Count the words in hello.txt with wc -w and report the number."},
+	}, cwd, "fake-model", SourceName)
 	// The <user_input> wrapper is Cline's; the text inside is the person's.
 	if m := d[sessQA].Msgs; m[0].Content != "Reverse a string in Go, as markdown with a code block" || m[0].Kind != "" ||
 		m[1].Reasoning != "The user wants a short Go function; runes keep it UTF-8 safe." || !strings.Contains(m[1].Content, "```go\nfunc Reverse") {

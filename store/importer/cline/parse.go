@@ -379,7 +379,7 @@ func (p *parser) Result() importer.Result {
 	}
 	s := store.Session{
 		ID: p.m.ID, Source: SourceName, Model: p.m.Model, Title: textutil.Title(p.m.Title), Cwd: p.m.Cwd,
-		StartedAt: firstTime(parseTime(p.m.Started), p.first), EndedAt: firstTime(parseTime(p.m.Ended), p.last),
+		StartedAt: firstTime(textutil.ParseTime(p.m.Started), p.first), EndedAt: firstTime(textutil.ParseTime(p.m.Ended), p.last),
 		InputTokens: p.in, OutputTokens: p.out, CacheReadTokens: p.cr, CacheWriteTokens: p.cw,
 	}
 	if p.m.Agent && p.m.Parent != "" {
@@ -405,14 +405,6 @@ func (p *parser) Result() importer.Result {
 		}
 	}
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: p.msgs}
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }
 
 func firstTime(ts ...time.Time) time.Time {

@@ -18,7 +18,7 @@ func TestRealCodexCLI(t *testing.T) {
 		fork   = "01a245cb-ce8b-7db0-ba5d-d4c85936f84a"
 		mcp    = "01a245cc-0f2d-72a0-8709-e1755e0d0636"
 	)
-	home := filepath.Join(filepath.Dir(filepath.Dir(it.Fixtures(t, "codex"))), "agents", "codex", "home", ".codex")
+	home := filepath.Join(it.AgentHome(t, "codex"), ".codex")
 	st := it.Open(t)
 	rep := it.Run(t, st, &Source{}, home)
 	if rep.Malformed != 0 || rep.Failed != 0 || rep.Files != 4 {

@@ -3,7 +3,6 @@ package continuecli
 import (
 	"encoding/json"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 
 func agentHome(t *testing.T) string {
 	t.Helper()
-	return importtest.CopyTree(t, filepath.Join(filepath.Dir(importtest.Fixtures(t, "x")), "..", "agents", "continue-cli", "home"))
+	return importtest.CopyTree(t, importtest.AgentHome(t, "continue-cli"))
 }
 
 // TestContinueFixtures imports what cn 1.5.47 wrote (testdata/agents/

@@ -37,10 +37,7 @@ func (s *Source) Name() string { return SourceName }
 
 // DefaultPaths is $COPILOT_HOME, else ~/.copilot.
 func (s *Source) DefaultPaths() []string {
-	if d := importer.HomeDir("COPILOT_HOME", ".copilot"); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(importer.HomeDir("COPILOT_HOME", ".copilot"))
 }
 
 // skip are folders under the Copilot root that never hold sessions.

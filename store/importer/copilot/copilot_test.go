@@ -13,7 +13,7 @@ import (
 // home is the HOME the fixtures were written in: files Copilot CLI 1.0.102
 // wrote itself (testdata/agents/copilot-cli/drive.sh).
 func home(t *testing.T) string {
-	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", "copilot-cli", "home")
+	return importtest.AgentHome(t, "copilot-cli")
 }
 
 const (
@@ -33,28 +33,13 @@ func TestFixtures(t *testing.T) {
 		t.Fatalf("report = %+v", rep)
 	}
 	d := importtest.Dump(t, st)
-	for id, want := range map[string]struct {
-		n       int
-		in, out int64
-		title   string
-	}{
-		sessQA:    {2, 12007, 80, "Reverse a string in Go, as markdown with a code block"},
-		sessTools: {6, 36300, 69, "List the files here, then read missing.txt"},
-		sessZH:    {4, 24061, 29, "用中文解释 Go 的并发"},
-		sessAgent: {4, 24125, 60, "Delegate counting the words of hello.txt to a sub-agent"},
-		child:     {4, 23338, 31, "Count words"},
-	} {
-		s := d[id]
-		if len(s.Msgs) != want.n || s.InputTokens != want.in || s.OutputTokens != want.out || s.Title != want.title {
-			t.Errorf("%s: %d messages, tokens %d/%d, title %q; want %+v", id, len(s.Msgs), s.InputTokens, s.OutputTokens, s.Title, want)
-		}
-		if s.Cwd != cwd || s.Model != "fake-model" || s.Source != SourceName {
-			t.Errorf("%s: cwd %q model %q source %q", id, s.Cwd, s.Model, s.Source)
-		}
-	}
-	if len(d) != 5 {
-		t.Errorf("sessions %v", importtest.IDs(d))
-	}
+	importtest.CheckSessions(t, d, map[string]importtest.Want{
+		sessQA:    {Msgs: 2, In: 12007, Out: 80, Title: "Reverse a string in Go, as markdown with a code block"},
+		sessTools: {Msgs: 6, In: 36300, Out: 69, Title: "List the files here, then read missing.txt"},
+		sessZH:    {Msgs: 4, In: 24061, Out: 29, Title: "用中文解释 Go 的并发"},
+		sessAgent: {Msgs: 4, In: 24125, Out: 60, Title: "Delegate counting the words of hello.txt to a sub-agent"},
+		child:     {Msgs: 4, In: 23338, Out: 31, Title: "Count words"},
+	}, cwd, "fake-model", SourceName)
 	if a := d[sessQA].Msgs[1]; a.Reasoning != "The user wants a short Go function; runes keep it UTF-8 safe." || !strings.Contains(a.Content, "```go\nfunc Reverse") {
 		t.Errorf("reasoning/markdown: %s", a)
 	}

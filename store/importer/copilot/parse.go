@@ -5,7 +5,6 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -164,7 +163,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 		m.Last = ev.Timestamp
 	}
-	ts := parseTime(ev.Timestamp)
+	ts := textutil.ParseTime(ev.Timestamp)
 	key := "copilot:" + ev.ID
 	switch ev.Type {
 	case "session.start", "session.resume":
@@ -288,7 +287,7 @@ func (p *parser) Result() importer.Result {
 func (p *parser) session(id string, m *sessMeta) store.Session {
 	return store.Session{
 		ID: id, Source: SourceName, Model: m.Model, Title: m.Title, ParentID: m.Parent,
-		StartedAt: parseTime(m.First), EndedAt: parseTime(m.Last),
+		StartedAt: textutil.ParseTime(m.First), EndedAt: textutil.ParseTime(m.Last),
 		InputTokens: m.In, OutputTokens: m.Out, CacheReadTokens: m.CacheRead, CacheWriteTokens: m.CacheWrite,
 		Cwd: m.Cwd, GitBranch: m.Branch,
 	}
@@ -301,12 +300,4 @@ func firstOf(ss ...string) string {
 		}
 	}
 	return ""
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

@@ -47,18 +47,12 @@ func DataDir() string {
 	if d := os.Getenv("CRUSH_GLOBAL_DATA"); d != "" {
 		return d
 	}
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "crush")
-	}
-	return importer.HomeDir("", filepath.Join(".local", "share", "crush"))
+	return importer.DataHome("crush")
 }
 
 // DefaultPaths is Crush's data dir.
 func (*Source) DefaultPaths() []string {
-	if d := DataDir(); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(DataDir())
 }
 
 // project is one entry of projects.json.
@@ -93,7 +87,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() && !seen[p] {
+		if importer.IsFile(p) && !seen[p] {
 			seen[p] = true
 			out = append(out, p)
 		}

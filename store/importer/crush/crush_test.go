@@ -5,7 +5,6 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
 
@@ -31,24 +30,9 @@ func crushDB(t *testing.T) (string, string, *sqlite3.Conn) {
 		t.Fatal(err)
 	}
 	path := filepath.Join(proj, ".crush", "crush.db")
-	w, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	for _, f := range []string{"schema.sql", "PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=0", "seed.sql"} {
-		sql := f
-		if strings.HasSuffix(f, ".sql") {
-			b, err := os.ReadFile(filepath.Join(it.Fixtures(t, "crush"), f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sql = string(b)
-		}
-		if err := w.Exec(sql); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
+	// The schema in the main file, the rows in the WAL, not yet checkpointed,
+	// as with a running Crush.
+	w := it.LiveDB(t, path, it.Fixtures(t, "crush"), "PRAGMA journal_mode=DELETE", "schema.sql", "PRAGMA journal_mode=WAL", "seed.sql")
 	data := filepath.Join(dir, "data")
 	os.MkdirAll(data, 0o755)
 	list := `{"projects":[{"path":"` + proj + `","data_dir":"` + filepath.Join(proj, ".crush") + `","last_accessed":"2025-12-05T10:00:00Z"}]}`

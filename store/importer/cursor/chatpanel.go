@@ -7,6 +7,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -111,7 +112,7 @@ func loadTab(tab chatTab, cwd string, t *importer.Tally) (export.Conversation, b
 		}
 		key := b.ID
 		if key == "" {
-			key = "bubble" + itoa(i)
+			key = "bubble" + strconv.Itoa(i)
 		}
 		m := store.Message{SessionID: tab.TabID, Content: text, Timestamp: ts, SourceKey: key}
 		switch b.Type {
@@ -133,9 +134,4 @@ func loadTab(tab chatTab, cwd string, t *importer.Tally) (export.Conversation, b
 		return export.Conversation{}, false
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true
-}
-
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
 }

@@ -86,7 +86,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 	for _, d := range dirs {
 		for _, p := range []string{filepath.Join(d, "state.vscdb"), filepath.Join(d, "globalStorage", "state.vscdb"),
 			filepath.Join(d, "User", "globalStorage", "state.vscdb")} {
-			if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+			if importer.IsFile(p) {
 				files = append(files, p)
 				break
 			}

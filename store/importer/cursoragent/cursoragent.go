@@ -47,21 +47,14 @@ func (*Source) Name() string { return SourceName }
 
 // DefaultPaths is ~/.cursor/chats.
 func (*Source) DefaultPaths() []string {
-	if d := importer.HomeDir("", filepath.Join(".cursor", "chats")); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(importer.HomeDir("", filepath.Join(".cursor", "chats")))
 }
 
 // Discover finds every store.db under the named folders.
 func (*Source) Discover(paths []string) ([]string, error) {
-	var walked []string
-	named, err := importer.FindFiles(paths, importer.Subfolder("chats"), nil, func(path, name string) {
-		if name == "store.db" {
-			walked = append(walked, path)
-		}
+	return importer.FindMatching(paths, importer.Subfolder("chats"), nil, func(name string) bool {
+		return name == "store.db"
 	})
-	return append(named, walked...), err
 }
 
 // Import brings the copy of one chat up to date.

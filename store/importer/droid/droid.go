@@ -14,6 +14,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 
@@ -35,21 +36,14 @@ func (*Source) Name() string { return SourceName }
 
 // DefaultPaths is ~/.factory/sessions.
 func (*Source) DefaultPaths() []string {
-	if d := importer.HomeDir("", filepath.Join(".factory", "sessions")); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(importer.HomeDir("", filepath.Join(".factory", "sessions")))
 }
 
 // Discover finds the sessions' .jsonl files under the named folders.
 func (*Source) Discover(paths []string) ([]string, error) {
-	var walked []string
-	named, err := importer.FindFiles(paths, importer.Subfolder("sessions"), nil, func(path, name string) {
-		if strings.HasSuffix(name, ".jsonl") {
-			walked = append(walked, path)
-		}
+	return importer.FindMatching(paths, importer.Subfolder("sessions"), nil, func(name string) bool {
+		return strings.HasSuffix(name, ".jsonl")
 	})
-	return append(named, walked...), err
 }
 
 // settings is <uuid>.settings.json.
@@ -189,7 +183,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 				body = "error: " + body
 			}
 			tools = append(tools, store.Message{SessionID: p.state.Sess.ID, Role: "tool", Content: body, ToolCallID: b.ToolUseID,
-				ToolName: p.state.Tools[b.ToolUseID], Timestamp: ts, SourceKey: r.ID + "#" + itoa(i)})
+				ToolName: p.state.Tools[b.ToolUseID], Timestamp: ts, SourceKey: r.ID + "#" + strconv.Itoa(i)})
 		default:
 			t.Skip()
 		}
@@ -212,11 +206,6 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	}
 	p.msgs = append(p.msgs, row)
 	return nil
-}
-
-func itoa(i int) string {
-	b, _ := json.Marshal(i)
-	return string(b)
 }
 
 // Result is the session (with its settings) and the new messages.

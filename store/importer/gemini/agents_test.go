@@ -16,7 +16,7 @@ import (
 // recall's MCP server. Only the person's prompts are user rows, and the
 // resumed chat keeps its first start time and every model turn's tokens.
 func TestRealGeminiCLI(t *testing.T) {
-	root := filepath.Join(filepath.Dir(filepath.Dir(it.Fixtures(t, "gemini"))), "agents", "gemini-cli", "home", ".gemini")
+	root := filepath.Join(it.AgentHome(t, "gemini-cli"), ".gemini")
 	st := it.Open(t)
 	rep := it.Run(t, st, &Source{}, root)
 	if rep.Malformed != 0 || rep.Failed != 0 {

@@ -450,7 +450,7 @@ func toolResults(r record) bool {
 // convert turns one MessageRecord into store messages: user and gemini
 // messages, plus one tool message per tool call with a result.
 func (p *parser) convert(sid string, r record) []store.Message {
-	ts := parseTime(r.Timestamp)
+	ts := textutil.ParseTime(r.Timestamp)
 	key := "gemini:" + r.ID
 	switch r.Type {
 	case "user":
@@ -506,7 +506,7 @@ func (p *parser) convert(sid string, r record) []store.Message {
 		if text == "" && (len(tc.Result) == 0 || string(tc.Result) == "null") {
 			continue // still running, or never ran
 		}
-		tts := parseTime(tc.Timestamp)
+		tts := textutil.ParseTime(tc.Timestamp)
 		if tts.IsZero() {
 			tts = ts
 		}
@@ -622,20 +622,9 @@ func trim(raw json.RawMessage) json.RawMessage {
 	return json.RawMessage(strings.TrimSpace(string(raw)))
 }
 
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
-}
-
 func firstTime(ss ...string) time.Time {
 	for _, s := range ss {
-		if t := parseTime(s); !t.IsZero() {
+		if t := textutil.ParseTime(s); !t.IsZero() {
 			return t
 		}
 	}

@@ -42,18 +42,12 @@ func (*Source) Name() string { return SourceName }
 // $XDG_DATA_HOME/goose/sessions, else ~/.local/share/goose/sessions
 // (Paths::data_dir on Linux; macOS keeps it in the same place for the CLI).
 func SessionsDir() string {
-	if d := os.Getenv("XDG_DATA_HOME"); d != "" {
-		return filepath.Join(d, "goose", "sessions")
-	}
-	return importer.HomeDir("", filepath.Join(".local", "share", "goose", "sessions"))
+	return importer.DataHome("goose", "sessions")
 }
 
 // DefaultPaths is the sessions folder.
 func (*Source) DefaultPaths() []string {
-	if d := SessionsDir(); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(SessionsDir())
 }
 
 // Discover returns named files; in a named folder (or its sessions
@@ -67,7 +61,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 		if sub := filepath.Join(d, "sessions"); importer.IsDir(sub) {
 			d = sub
 		}
-		if db := filepath.Join(d, "sessions.db"); isFile(db) {
+		if db := filepath.Join(d, "sessions.db"); importer.IsFile(db) {
 			files = append(files, db)
 			continue
 		}
@@ -75,11 +69,6 @@ func (*Source) Discover(paths []string) ([]string, error) {
 		files = append(files, legacy...)
 	}
 	return files, nil
-}
-
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
 }
 
 // Import brings the copy of one sessions.db, or one legacy session, up to date.

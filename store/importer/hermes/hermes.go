@@ -32,6 +32,7 @@ import (
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/sqlitero"
 )
 
 // SourceName names the importer and its bookkeeping; sessions keep the
@@ -82,7 +83,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 		add(f)
 	}
 	for _, p := range dirs {
-		if db := filepath.Join(p, "state.db"); isFile(db) {
+		if db := filepath.Join(p, "state.db"); importer.IsFile(db) {
 			add(db)
 		}
 		profiles, _ := filepath.Glob(filepath.Join(p, "profiles", "*", "state.db"))
@@ -94,36 +95,8 @@ func (*Source) Discover(paths []string) ([]string, error) {
 	return out, nil
 }
 
-func isFile(p string) bool {
-	fi, err := os.Stat(p)
-	return err == nil && fi.Mode().IsRegular()
-}
-
 // chunk is how many source messages one target transaction carries.
 var chunk = 2000
-
-// signature is the on-disk state of a source database: its file and its
-// WAL (where Hermes's writes land until a checkpoint).
-type signature struct {
-	Size     int64 `json:"s"`
-	MTime    int64 `json:"m"`
-	WalSize  int64 `json:"ws,omitempty"`
-	WalMTime int64 `json:"wm,omitempty"`
-}
-
-func signatureOf(path string) (signature, os.FileInfo, error) {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return signature{}, nil, fmt.Errorf("stat %s: %w", path, err)
-	}
-	sig := signature{Size: fi.Size(), MTime: fi.ModTime().UnixNano()}
-	// An empty WAL holds nothing (a reader, recall included, may create
-	// it), so it counts as absent.
-	if wi, err := os.Stat(path + "-wal"); err == nil && wi.Size() > 0 {
-		sig.WalSize, sig.WalMTime = wi.Size(), wi.ModTime().UnixNano()
-	}
-	return sig, fi, nil
-}
 
 // inactive counts the messages that are not live (compacted away).
 func inactive(msgs []store.Message) int {
@@ -148,7 +121,7 @@ type sessState struct {
 
 // state is saved in the source's import-file row.
 type state struct {
-	Sig      signature             `json:"sig"`
+	Sig      sqlitero.Signature    `json:"sig"`
 	HW       int64                 `json:"hw"`
 	Sessions map[string]*sessState `json:"s"`
 }
@@ -159,7 +132,7 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 	if same(file, st.Path()) {
 		return rep, fmt.Errorf("%s is the recall database itself", file)
 	}
-	sig, fi, err := signatureOf(file)
+	sig, fi, err := sqlitero.SignatureOf(file)
 	if err != nil {
 		return rep, err
 	}
@@ -218,12 +191,12 @@ type run struct {
 	rep   *importer.Report
 	t0    time.Time
 
-	prevSig signature             // the signature saved by the last complete run
+	prevSig sqlitero.Signature    // the signature saved by the last complete run
 	rows    map[string]sessionRow // every source session, by id
 	written map[string]bool       // sessions written to the target in this run
 }
 
-func (r *run) do(sig signature) error {
+func (r *run) do(sig sqlitero.Signature) error {
 	maxID, err := r.src.maxMessageID()
 	if err != nil {
 		return err
@@ -448,7 +421,7 @@ func (r *run) insert(tx *store.Tx, msgs []store.Message) (int, error) {
 
 // save records the bookkeeping. Until the run ends the signature saved is
 // the one found at its start, so an interrupted run is resumed, not skipped.
-func (r *run) save(tx *store.Tx, st state, sig signature) error {
+func (r *run) save(tx *store.Tx, st state, sig sqlitero.Signature) error {
 	st.Sig = sig
 	raw, err := json.Marshal(st)
 	if err != nil {

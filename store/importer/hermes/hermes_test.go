@@ -35,25 +35,9 @@ func at(sec float64) time.Time { return epoch(sec) }
 func hermesDB(t *testing.T, dir string) (string, *sqlite3.Conn) {
 	t.Helper()
 	path := filepath.Join(dir, "state.db")
-	w, err := sqlite3.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { w.Close() })
-	// The rows land in the WAL, not yet checkpointed, as with a running Hermes.
-	for _, f := range []string{"schema.sql", "PRAGMA journal_mode=WAL", "PRAGMA wal_autocheckpoint=0", "seed.sql"} {
-		sql := f
-		if strings.HasSuffix(f, ".sql") {
-			b, err := os.ReadFile(filepath.Join(it.Fixtures(t, "hermes"), f))
-			if err != nil {
-				t.Fatal(err)
-			}
-			sql = string(b)
-		}
-		if err := w.Exec(sql); err != nil {
-			t.Fatalf("%s: %v", f, err)
-		}
-	}
+	// The schema in the main file, the rows in the WAL, not yet checkpointed,
+	// as with a running Hermes.
+	w := it.LiveDB(t, path, it.Fixtures(t, "hermes"), "PRAGMA journal_mode=DELETE", "schema.sql", "PRAGMA journal_mode=WAL", "seed.sql")
 	return path, w
 }
 

@@ -8,14 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/sqlitero"
 )
 
 // source is a read-only connection to a Hermes state.db.
 type source struct {
-	db          *sqlite3.Conn
+	db          *sqlitero.DB
 	sessionCols map[string]bool
 	messageCols map[string]bool
 	visible     string // the SQL condition of a message Hermes shows
@@ -24,31 +23,25 @@ type source struct {
 // openSource opens path read-only (no schema init, no writes: Hermes may be
 // writing it right now) and reads which columns this schema version has.
 func openSource(ctx context.Context, path string) (*source, error) {
-	db, err := sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
+	db, err := sqlitero.Open(ctx, path)
 	if err != nil {
-		return nil, fmt.Errorf("open %s read-only: %w", path, err)
-	}
-	s := &source{db: db, sessionCols: map[string]bool{}, messageCols: map[string]bool{}}
-	// Readers wait for a checkpoint or recovery holding the WAL index, as
-	// Hermes's own readers do (5 s).
-	if err := db.BusyTimeout(5 * time.Second); err != nil {
-		s.close()
 		return nil, err
 	}
-	db.SetInterrupt(ctx)
-	for table, cols := range map[string]map[string]bool{"sessions": s.sessionCols, "messages": s.messageCols} {
-		err := s.query("SELECT name FROM pragma_table_info(?)", []any{table}, func(st *sqlite3.Stmt) error {
-			cols[strings.ToLower(st.ColumnText(0))] = true
-			return nil
-		})
+	s := &source{db: db}
+	for _, t := range []struct {
+		name string
+		cols *map[string]bool
+	}{{"sessions", &s.sessionCols}, {"messages", &s.messageCols}} {
+		cols, err := db.Columns(t.name)
 		if err != nil {
 			s.close()
 			return nil, fmt.Errorf("read %s: %w", path, err)
 		}
 		if len(cols) == 0 {
 			s.close()
-			return nil, fmt.Errorf("%s is not a Hermes state.db (no %s table)", path, table)
+			return nil, fmt.Errorf("%s is not a Hermes state.db (no %s table)", path, t.name)
 		}
+		*t.cols = cols
 	}
 	for _, c := range []string{"id", "session_id", "role", "content", "timestamp"} {
 		if !s.messageCols[c] {
@@ -75,33 +68,8 @@ func openSource(ctx context.Context, path string) (*source, error) {
 
 func (s *source) close() { s.db.Close() }
 
-func (s *source) query(sql string, args []any, row func(st *sqlite3.Stmt) error) error {
-	st, _, err := s.db.Prepare(sql)
-	if err != nil {
-		return err
-	}
-	defer st.Close()
-	for i, a := range args {
-		switch v := a.(type) {
-		case string:
-			err = st.BindText(i+1, v)
-		case int64:
-			err = st.BindInt64(i+1, v)
-		case int:
-			err = st.BindInt64(i+1, int64(v))
-		default:
-			err = fmt.Errorf("bind %T", a)
-		}
-		if err != nil {
-			return err
-		}
-	}
-	for st.Step() {
-		if err := row(st); err != nil {
-			return err
-		}
-	}
-	return st.Err()
+func (s *source) query(sql string, args []any, row func(st sqlitero.Row) error) error {
+	return s.db.Query(sql, args, row)
 }
 
 func (s *source) col(cols map[string]bool, name string) string {
@@ -113,7 +81,7 @@ func (s *source) col(cols map[string]bool, name string) string {
 
 func (s *source) maxMessageID() (int64, error) {
 	var n int64
-	err := s.query("SELECT COALESCE(MAX(id), 0) FROM messages", nil, func(st *sqlite3.Stmt) error {
+	err := s.query("SELECT COALESCE(MAX(id), 0) FROM messages", nil, func(st sqlitero.Row) error {
 		n = st.ColumnInt64(0)
 		return nil
 	})
@@ -145,10 +113,10 @@ func (s *source) sessionSelect() string {
 	return "SELECT " + strings.Join(cols, ", ") + " FROM sessions"
 }
 
-func scanSession(st *sqlite3.Stmt) sessionRow {
+func scanSession(st sqlitero.Row) sessionRow {
 	parts := make([]string, len(sessionFields))
 	for i := range sessionFields {
-		if st.ColumnType(i) == sqlite3.NULL {
+		if st.Null(i) {
 			parts[i] = "\x00"
 		} else {
 			parts[i] = st.ColumnText(i)
@@ -172,7 +140,7 @@ func scanSession(st *sqlite3.Stmt) sessionRow {
 // sessions reads every session row.
 func (s *source) sessions() ([]sessionRow, error) {
 	var out []sessionRow
-	err := s.query(s.sessionSelect()+" ORDER BY started_at, id", nil, func(st *sqlite3.Stmt) error {
+	err := s.query(s.sessionSelect()+" ORDER BY started_at, id", nil, func(st sqlitero.Row) error {
 		out = append(out, scanSession(st))
 		return nil
 	})
@@ -186,7 +154,7 @@ func (s *source) sessions() ([]sessionRow, error) {
 func (s *source) session(id string) (sessionRow, bool, error) {
 	var row sessionRow
 	found := false
-	err := s.query(s.sessionSelect()+" WHERE id = ?", []any{id}, func(st *sqlite3.Stmt) error {
+	err := s.query(s.sessionSelect()+" WHERE id = ?", []any{id}, func(st sqlitero.Row) error {
 		row, found = scanSession(st), true
 		return nil
 	})
@@ -196,7 +164,7 @@ func (s *source) session(id string) (sessionRow, bool, error) {
 // sessionsWithMessagesAfter lists the sessions holding messages in (from, to].
 func (s *source) sessionsWithMessagesAfter(from, to int64) ([]string, error) {
 	var out []string
-	err := s.query("SELECT DISTINCT session_id FROM messages WHERE id > ? AND id <= ?", []any{from, to}, func(st *sqlite3.Stmt) error {
+	err := s.query("SELECT DISTINCT session_id FROM messages WHERE id > ? AND id <= ?", []any{from, to}, func(st sqlitero.Row) error {
 		out = append(out, st.ColumnText(0))
 		return nil
 	})
@@ -210,7 +178,7 @@ func (s *source) visibleCount(session string, upTo int64) (n, inactive int, err 
 	if s.messageCols["active"] {
 		notLive = "COALESCE(SUM(COALESCE(active, 1) = 0), 0)"
 	}
-	err = s.query("SELECT count(*), "+notLive+" FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st *sqlite3.Stmt) error {
+	err = s.query("SELECT count(*), "+notLive+" FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st sqlitero.Row) error {
 		n, inactive = st.ColumnInt(0), st.ColumnInt(1)
 		return nil
 	})
@@ -228,7 +196,7 @@ func (s *source) messageSelect() string {
 	return "SELECT " + strings.Join(cols, ", ") + " FROM messages"
 }
 
-func scanMessage(st *sqlite3.Stmt) (store.Message, bool) {
+func scanMessage(st sqlitero.Row) (store.Message, bool) {
 	id := st.ColumnInt64(0)
 	reasoning := st.ColumnText(10)
 	if reasoning == "" {
@@ -251,7 +219,7 @@ func scanMessage(st *sqlite3.Stmt) (store.Message, bool) {
 // most limit rows (visible or not) in id order; last is the highest id read.
 func (s *source) messagesAfter(after, upTo int64, limit int) (msgs []store.Message, last int64, skipped int, err error) {
 	last = after
-	err = s.query(s.messageSelect()+" WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", []any{after, upTo, limit}, func(st *sqlite3.Stmt) error {
+	err = s.query(s.messageSelect()+" WHERE id > ? AND id <= ? ORDER BY id LIMIT ?", []any{after, upTo, limit}, func(st sqlitero.Row) error {
 		m, vis := scanMessage(st)
 		last = st.ColumnInt64(0)
 		if !vis {
@@ -269,7 +237,7 @@ func (s *source) messagesAfter(after, upTo int64, limit int) (msgs []store.Messa
 
 // sessionMessages reads a session's visible messages with id <= upTo.
 func (s *source) sessionMessages(session string, upTo int64) (msgs []store.Message, skipped int, err error) {
-	err = s.query(s.messageSelect()+" WHERE session_id = ? AND id <= ? ORDER BY id", []any{session, upTo}, func(st *sqlite3.Stmt) error {
+	err = s.query(s.messageSelect()+" WHERE session_id = ? AND id <= ? ORDER BY id", []any{session, upTo}, func(st sqlitero.Row) error {
 		m, vis := scanMessage(st)
 		if !vis {
 			skipped++

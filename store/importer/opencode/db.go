@@ -5,18 +5,15 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"sort"
 	"strings"
 	"time"
 
-	"github.com/ncruces/go-sqlite3"
-
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
-	"github.com/recall-dev/recall/store/importer/internal/sqlro"
+	"github.com/recall-dev/recall/store/importer/internal/sqlitero"
 )
 
 // dbState is the bookkeeping saved in the database's import-file row: the
@@ -24,8 +21,8 @@ import (
 // session a hash of its row and of its messages' and parts' count and
 // newest update, so that a run reads only the sessions that changed.
 type dbState struct {
-	Sig      sqlro.Signature   `json:"sig"`
-	Sessions map[string]string `json:"s"`
+	Sig      sqlitero.Signature `json:"sig"`
+	Sessions map[string]string  `json:"s"`
 }
 
 // sessionChunk is how many changed sessions one target transaction holds.
@@ -43,7 +40,7 @@ type sessionRow struct {
 func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
 	var rep importer.Report
 	t0 := time.Now()
-	sig, fi, err := sqlro.SignatureOf(file)
+	sig, fi, err := sqlitero.SignatureOf(file)
 	if err != nil {
 		return rep, err
 	}
@@ -69,7 +66,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 	if prev.Sessions == nil {
 		prev.Sessions = map[string]string{}
 	}
-	db, err := sqlro.Open(ctx, file)
+	db, err := sqlitero.Open(ctx, file)
 	if err != nil {
 		return retryLater(rep, file, err)
 	}
@@ -197,7 +194,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 // retryLater turns a database caught mid-write into an empty run that the
 // next one repeats (nothing was saved); any other error is the file's.
 func retryLater(rep importer.Report, file string, err error) (importer.Report, error) {
-	if errors.Is(err, sqlro.ErrBusy) {
+	if sqlitero.Retry(err) {
 		rep.Skipped++
 		return rep, nil
 	}
@@ -280,7 +277,7 @@ func col(cols map[string]bool, name, def string) string {
 
 // readSessions reads every session row; a column an older schema lacks
 // reads as empty.
-func readSessions(db *sqlro.DB, cols map[string]bool) ([]sessionRow, error) {
+func readSessions(db *sqlitero.DB, cols map[string]bool) ([]sessionRow, error) {
 	q := `SELECT s.id, COALESCE(` + col(cols, "parent_id", "NULL") + `, ''), COALESCE(s.title, ''),
 		COALESCE(` + col(cols, "directory", "NULL") + `, ''), COALESCE(` + col(cols, "model", "NULL") + `, ''),
 		COALESCE(` + col(cols, "agent", "NULL") + `, ''), COALESCE(s.time_created, 0), COALESCE(s.time_updated, 0),
@@ -291,7 +288,7 @@ func readSessions(db *sqlro.DB, cols map[string]bool) ([]sessionRow, error) {
 		(SELECT count(*) || ':' || COALESCE(max(time_updated), 0) FROM part WHERE session_id = s.id)
 		FROM session s ORDER BY s.time_created, s.id`
 	var out []sessionRow
-	err := db.Query(q, nil, func(st *sqlite3.Stmt) error {
+	err := db.Query(q, nil, func(st sqlitero.Row) error {
 		r := sessionRow{id: st.ColumnText(0), parent: st.ColumnText(1), title: st.ColumnText(2), dir: st.ColumnText(3),
 			model: st.ColumnText(4), agent: st.ColumnText(5), created: st.ColumnInt64(6), updated: st.ColumnInt64(7),
 			archived: st.ColumnInt64(8), cost: st.ColumnFloat(14)}
@@ -313,10 +310,10 @@ func readSessions(db *sqlro.DB, cols map[string]bool) ([]sessionRow, error) {
 }
 
 // readMessages reads a session's messages with their parts, in order.
-func readMessages(db *sqlro.DB, session string) ([]message, error) {
+func readMessages(db *sqlitero.DB, session string) ([]message, error) {
 	var out []message
 	idx := map[string]int{}
-	err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, []any{session}, func(st *sqlite3.Stmt) error {
+	err := db.Query(`SELECT id, data FROM message WHERE session_id = ? ORDER BY time_created, id`, []any{session}, func(st sqlitero.Row) error {
 		var m message
 		if err := json.Unmarshal([]byte(st.ColumnText(1)), &m.info); err != nil {
 			return fmt.Errorf("message %s: %w", st.ColumnText(0), err)
@@ -329,7 +326,7 @@ func readMessages(db *sqlro.DB, session string) ([]message, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read messages of %s: %w", session, err)
 	}
-	err = db.Query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, []any{session}, func(st *sqlite3.Stmt) error {
+	err = db.Query(`SELECT id, message_id, data FROM part WHERE session_id = ? ORDER BY message_id, id`, []any{session}, func(st sqlitero.Row) error {
 		i, ok := idx[st.ColumnText(1)]
 		if !ok {
 			return nil // a part whose message is gone
@@ -352,14 +349,14 @@ func readMessages(db *sqlro.DB, session string) ([]message, error) {
 // origin's messages into the fork with new ids and their original times,
 // so a session whose first message is older than itself is a fork of the
 // earlier session holding a message of that time.
-func forkOrigin(db *sqlro.DB, r sessionRow, msgs []message) (string, error) {
+func forkOrigin(db *sqlitero.DB, r sessionRow, msgs []message) (string, error) {
 	if len(msgs) == 0 || msgs[0].info.Time.Created >= r.created || r.parent != "" {
 		return "", nil
 	}
 	origin := ""
 	err := db.Query(`SELECT m.session_id FROM message m JOIN session s ON s.id = m.session_id
 		WHERE m.time_created = ? AND m.session_id <> ? AND s.time_created < ? ORDER BY s.time_created LIMIT 1`,
-		[]any{msgs[0].info.Time.Created, r.id, r.created}, func(st *sqlite3.Stmt) error {
+		[]any{msgs[0].info.Time.Created, r.id, r.created}, func(st sqlitero.Row) error {
 			origin = st.ColumnText(0)
 			return nil
 		})

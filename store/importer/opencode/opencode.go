@@ -6,7 +6,7 @@
 // $XDG_DATA_HOME/opencode/opencode.db (else ~/.local/share/opencode/):
 // tables session, message (data: JSON without the parts) and part (data:
 // JSON: text, reasoning, tool, file, ...). The database is opened
-// read-only while OpenCode may be writing it (internal/sqlro). Before 1.2
+// read-only while OpenCode may be writing it (internal/sqlitero). Before 1.2
 // the same JSON records were files under storage/{session/<project>,
 // message/<session>, part/<message>}; a folder whose database exists is
 // not read for them (OpenCode migrated them into it). FORMATS.md, "OpenCode",
@@ -45,22 +45,12 @@ func (s *Source) DataDir() string {
 	if d := os.Getenv(s.env); d != "" {
 		return d
 	}
-	if x := os.Getenv("XDG_DATA_HOME"); x != "" {
-		return filepath.Join(x, s.app)
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(home, ".local", "share", s.app)
+	return importer.DataHome(s.app)
 }
 
 // DefaultPaths is the data folder.
 func (s *Source) DefaultPaths() []string {
-	if d := s.DataDir(); d != "" {
-		return []string{d}
-	}
-	return nil
+	return importer.PathIf(s.DataDir())
 }
 
 // Discover returns the databases (<app>.db and the channel databases

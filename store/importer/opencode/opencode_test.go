@@ -19,7 +19,7 @@ import (
 // creates its -shm next to it.
 func agentHome(t *testing.T, agent string) string {
 	t.Helper()
-	return importtest.CopyTree(t, filepath.Join(filepath.Dir(importtest.Fixtures(t, "x")), "..", "agents", agent, "home"))
+	return importtest.CopyTree(t, importtest.AgentHome(t, agent))
 }
 
 // shape is a session reduced to what the tests check.

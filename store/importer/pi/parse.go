@@ -137,7 +137,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		t.Malformed("not a JSON record: %v", err)
 		return nil
 	}
-	ts := parseTime(e.Timestamp)
+	ts := textutil.ParseTime(e.Timestamp)
 	if e.Type == "title" {
 		// Oh My Pi's first line, rewritten in place (padded) as the title
 		// changes: the file is then read again from the start.
@@ -349,15 +349,4 @@ func (p *parser) Result() importer.Result {
 		}
 	}
 	return importer.Result{Sessions: sessions, Overwrite: true, Messages: p.msgs, State: &p.st}
-}
-
-func parseTime(s string) time.Time {
-	if s == "" {
-		return time.Time{}
-	}
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

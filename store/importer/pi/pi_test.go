@@ -2,7 +2,6 @@ package pi
 
 import (
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,7 +12,7 @@ import (
 // agentHome is testdata/agents/<agent>/home, the files the agent wrote.
 func agentHome(t *testing.T, agent string) string {
 	t.Helper()
-	return filepath.Join(filepath.Dir(importtest.Fixtures(t, "x")), "..", "agents", agent, "home")
+	return importtest.AgentHome(t, agent)
 }
 
 // shape is a session reduced to what the test checks: its first user

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -199,7 +198,7 @@ func (p *parser) user(r record) {
 		return
 	}
 	p.msgs = append(p.msgs, store.Message{SessionID: p.st.SessionID, Role: "user", Content: text,
-		Timestamp: parseTime(r.Timestamp), SourceKey: p.key(r), DisplayKind: kind})
+		Timestamp: textutil.ParseTime(r.Timestamp), SourceKey: p.key(r), DisplayKind: kind})
 }
 
 // assistant handles a model turn: text, thoughts and function calls.
@@ -207,7 +206,7 @@ func (p *parser) assistant(r record) {
 	if r.Model != "" {
 		p.st.Model = r.Model
 	}
-	m := store.Message{SessionID: p.st.SessionID, Role: "assistant", Timestamp: parseTime(r.Timestamp), SourceKey: p.key(r)}
+	m := store.Message{SessionID: p.st.SessionID, Role: "assistant", Timestamp: textutil.ParseTime(r.Timestamp), SourceKey: p.key(r)}
 	if u := r.Usage; u != nil {
 		p.st.Input += u.Prompt
 		p.st.Output += u.Candidates
@@ -250,7 +249,7 @@ func (p *parser) toolResults(r record, ts string) {
 			id = fmt.Sprint(i)
 		}
 		m := store.Message{SessionID: p.st.SessionID, Role: "tool", Content: responseText(fr.Response),
-			ToolCallID: fr.ID, ToolName: fr.Name, Timestamp: parseTime(ts), SourceKey: p.key(r) + ":tool:" + id}
+			ToolCallID: fr.ID, ToolName: fr.Name, Timestamp: textutil.ParseTime(ts), SourceKey: p.key(r) + ":tool:" + id}
 		if r.ToolResult != nil && r.ToolResult.Status == "error" {
 			m.FinishReason = "error"
 		}
@@ -289,7 +288,7 @@ func (p *parser) system(r record) bool {
 			return false // the command's output, replayed on resume
 		}
 		p.msgs = append(p.msgs, store.Message{SessionID: p.st.SessionID, Role: "user", Content: strings.TrimSpace(pl.RawCommand),
-			Timestamp: parseTime(r.Timestamp), SourceKey: p.key(r), DisplayKind: store.DisplayKindCommand})
+			Timestamp: textutil.ParseTime(r.Timestamp), SourceKey: p.key(r), DisplayKind: store.DisplayKindCommand})
 		return true
 	}
 	return false
@@ -302,7 +301,7 @@ func (p *parser) Result() importer.Result {
 	}
 	s := store.Session{
 		ID: p.st.SessionID, Source: SourceName, Model: p.st.Model, Title: p.st.Title,
-		StartedAt: parseTime(p.st.First), EndedAt: parseTime(p.st.Last),
+		StartedAt: textutil.ParseTime(p.st.First), EndedAt: textutil.ParseTime(p.st.Last),
 		InputTokens: p.st.Input, OutputTokens: p.st.Output, CacheReadTokens: p.st.Cached, ReasoningTokens: p.st.Thoughts,
 		Cwd: p.st.Cwd, GitBranch: p.st.Branch, ParentID: p.st.Parent,
 	}
@@ -375,12 +374,4 @@ func responseText(raw json.RawMessage) string {
 		}
 	}
 	return string(raw)
-}
-
-func parseTime(s string) time.Time {
-	t, err := time.Parse(time.RFC3339Nano, s)
-	if err != nil {
-		return time.Time{}
-	}
-	return t
 }

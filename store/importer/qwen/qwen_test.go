@@ -13,7 +13,7 @@ import (
 // home is the HOME the fixtures were written in: files Qwen Code 0.24.4
 // wrote itself (testdata/agents/qwen-code/drive.sh).
 func home(t *testing.T) string {
-	return filepath.Join(importtest.Fixtures(t, ""), "..", "agents", "qwen-code", "home")
+	return importtest.AgentHome(t, "qwen-code")
 }
 
 const (

@@ -4,7 +4,7 @@
 # cline -y "<prompt>" against fakemodel.py (FAKE_MAIN=always: Cline 2 describes its XML tools in the system
 # prompt and sends none), HOME isolated. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=cline-tasks PACKAGE=cline DEFAULT_VERSION=2.18.0
-source "$(dirname "$0")/../npm-driver-b.sh"
+source "$(dirname "$0")/../lib.sh"
 npmb_setup "$@"
 npmb_install
 export FAKE_MAIN=always CLINE_NO_AUTO_UPDATE=1 # it would otherwise npm install -g cline@latest

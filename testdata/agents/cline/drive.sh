@@ -2,7 +2,7 @@
 # Regenerates the Cline CLI fixtures: cline "<prompt>" (one task, auto-approve) against fakemodel.py
 # through its openai-compatible provider (cline auth -p openai -b URL), HOME isolated. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=cline PACKAGE=cline DEFAULT_VERSION=3.0.65
-source "$(dirname "$0")/../npm-driver-b.sh"
+source "$(dirname "$0")/../lib.sh"
 npmb_setup "$@"
 npmb_install
 export CLINE_NO_AUTO_UPDATE=1

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates the Continue CLI fixtures: @continuedev/cli driven offline (`cn -p`) against fakemodel.py.
 # Usage: drive.sh [out-dir]   (AGENT_VERSION=latest for the newest release; see ../README.md)
-. "$(dirname "$0")/../npm-driver.sh"
+. "$(dirname "$0")/../lib.sh"
 drv_init continue-cli @continuedev/cli 1.5.47 "$@"
 drv_install
 drv_fake_start

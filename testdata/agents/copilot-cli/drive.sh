@@ -3,7 +3,7 @@
 # a BYOK OpenAI-compatible provider (COPILOT_PROVIDER_BASE_URL) pointing at fakemodel.py, HOME isolated.
 # No GitHub sign-in is needed. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=copilot-cli PACKAGE=@github/copilot DEFAULT_VERSION=1.0.102
-source "$(dirname "$0")/../npm-driver-b.sh"
+source "$(dirname "$0")/../lib.sh"
 npmb_setup "$@"
 npmb_install
 npmb_fake

@@ -2,7 +2,7 @@
 # Regenerates the OpenCode fixtures: opencode-ai driven offline (`opencode run`) against fakemodel.py.
 # Usage: drive.sh [out-dir]   (AGENT_VERSION=latest for the newest release; see ../README.md)
 # Sourced by ../kilo/drive.sh with DRV_CLI=kilo (Kilo CLI is a fork with the same commands).
-. "$(dirname "$0")/../npm-driver.sh"
+. "$(dirname "$0")/../lib.sh"
 if [ -z "${DRV_CLI:-}" ]; then
 	DRV_CLI=opencode
 	drv_init opencode opencode-ai 1.18.33 "$@"

@@ -2,7 +2,7 @@
 # Regenerates the Pi fixtures: @mariozechner/pi-coding-agent driven offline (`pi -p`) against
 # fakemodel.py. Usage: drive.sh [out-dir]   (AGENT_VERSION=latest for the newest release; ../README.md)
 # Sourced by ../omp/drive.sh with DRV_CLI=omp, DRV_CONF=.omp (Oh My Pi is a fork with the same files).
-. "$(dirname "$0")/../npm-driver.sh"
+. "$(dirname "$0")/../lib.sh"
 if [ -z "${DRV_CLI:-}" ]; then
 	DRV_CLI=pi DRV_CONF=.pi
 	drv_init pi @mariozechner/pi-coding-agent 0.73.1 "$@"

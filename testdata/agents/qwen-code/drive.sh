@@ -2,7 +2,7 @@
 # Regenerates the Qwen Code fixtures: qwen in headless mode (positional prompt) against fakemodel.py
 # through its OpenAI-compatible provider, with HOME isolated. Usage: drive.sh [OUT] (a fixture folder: OUT/home, OUT/manifest.json)
 AGENT=qwen-code PACKAGE=@qwen-code/qwen-code DEFAULT_VERSION=0.24.4
-source "$(dirname "$0")/../npm-driver-b.sh"
+source "$(dirname "$0")/../lib.sh"
 npmb_setup "$@"
 npmb_install
 npmb_fake

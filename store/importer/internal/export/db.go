@@ -39,7 +39,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 	if same(file, st.Path()) {
 		return rep, errSelf(file)
 	}
-	sig, fi, err := sqlitero.Signature(file)
+	sig, fi, err := sqlitero.SignatureOf(file)
 	if err != nil {
 		return rep, err
 	}
@@ -47,7 +47,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 	var listed []string // sessions the database held at earlier runs
 	err = st.Write(ctx, func(tx *store.Tx) error {
 		prev, ok, err := tx.ImportFile(file)
-		unchanged = err == nil && ok && prev.Source == source && prev.State == sig
+		unchanged = err == nil && ok && prev.Source == source && prev.State == sig.String()
 		listed = strings.Fields(prev.Sessions)
 		return err
 	})
@@ -136,7 +136,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 				ids = append(ids, prev.Sessions)
 			}
 		}
-		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), State: sig,
+		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(), State: sig.String(),
 			Sessions: strings.Join(ids, " ")})
 	})
 	if err != nil {

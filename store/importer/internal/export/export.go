@@ -308,7 +308,7 @@ func Discover(paths []string) ([]string, error) {
 	}
 	for _, d := range dirs {
 		p := filepath.Join(d, Entry)
-		if fi, err := os.Stat(p); err == nil && fi.Mode().IsRegular() {
+		if importer.IsFile(p) {
 			files = append(files, p)
 		}
 	}

@@ -48,6 +48,13 @@ func Fixtures(t testing.TB, name string) string {
 	}
 }
 
+// AgentHome is the absolute path of testdata/agents/<agent>/home: the HOME
+// an agent wrote its files in when driven by testdata/agents/<agent>/drive.sh.
+func AgentHome(t testing.TB, agent string) string {
+	t.Helper()
+	return filepath.Join(filepath.Dir(Fixtures(t, "")), "agents", agent, "home")
+}
+
 // CopyTree copies the folder src into a new temporary folder and returns
 // it, so a test can grow, cut or corrupt files; mtimes are kept.
 func CopyTree(t testing.TB, src string) string {
@@ -270,4 +277,31 @@ func Problems(rep importer.Report) string {
 		lines[i] = p.String()
 	}
 	return strings.Join(lines, "\n")
+}
+
+// Want is what a fixture test expects of one session: its message count,
+// input and output tokens, and title.
+type Want struct {
+	Msgs    int
+	In, Out int64
+	Title   string
+}
+
+// CheckSessions reports each session of want that d holds otherwise, or
+// with another cwd, model or source than given, and d holding sessions
+// want does not name.
+func CheckSessions(t testing.TB, d map[string]Session, want map[string]Want, cwd, model, source string) {
+	t.Helper()
+	for id, w := range want {
+		s := d[id]
+		if len(s.Msgs) != w.Msgs || s.InputTokens != w.In || s.OutputTokens != w.Out || s.Title != w.Title {
+			t.Errorf("%s: %d messages, tokens %d/%d, title %q; want %+v", id, len(s.Msgs), s.InputTokens, s.OutputTokens, s.Title, w)
+		}
+		if s.Cwd != cwd || s.Model != model || s.Source != source {
+			t.Errorf("%s: cwd %q model %q source %q", id, s.Cwd, s.Model, s.Source)
+		}
+	}
+	if len(d) != len(want) {
+		t.Errorf("sessions %v", IDs(d))
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 )
@@ -142,4 +143,15 @@ func FlattenParts(raw json.RawMessage) string {
 		return one.Text
 	}
 	return string(raw)
+}
+
+// ParseTime reads an RFC 3339 timestamp (the form the agents' JSON uses);
+// an empty or unreadable one is the zero time, which importers treat as
+// unknown.
+func ParseTime(s string) time.Time {
+	t, err := time.Parse(time.RFC3339Nano, s)
+	if err != nil {
+		return time.Time{}
+	}
+	return t
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+	"time"
 )
 
 func TestTitle(t *testing.T) {
@@ -51,6 +52,23 @@ func TestFlattenParts(t *testing.T) {
 	} {
 		if got := FlattenParts(json.RawMessage(in)); got != want {
 			t.Errorf("FlattenParts(%s) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestParseTime reads RFC 3339 timestamps; anything else is the zero time.
+func TestParseTime(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want time.Time
+	}{
+		{"2026-05-01T10:20:30.5Z", time.Date(2026, 5, 1, 10, 20, 30, 5e8, time.UTC)},
+		{"2026-05-01T12:20:30+02:00", time.Date(2026, 5, 1, 10, 20, 30, 0, time.UTC)},
+		{"", time.Time{}},
+		{"yesterday", time.Time{}},
+	} {
+		if got := ParseTime(c.in); !got.Equal(c.want) {
+			t.Errorf("ParseTime(%q) = %v, want %v", c.in, got, c.want)
 		}
 	}
 }

@@ -1,8 +1,7 @@
-package sqlro
+package sqlitero
 
 import (
 	"context"
-	"errors"
 	"os"
 	"path/filepath"
 	"testing"
@@ -34,7 +33,7 @@ func count(t *testing.T, path string) (int, error) {
 	defer db.Close()
 	n := 0
 	err = db.Read(func() error {
-		return db.Query("SELECT count(*) FROM t", nil, func(st *sqlite3.Stmt) error {
+		return db.Query("SELECT count(*) FROM t", nil, func(st Row) error {
 			n = st.ColumnInt(0)
 			return nil
 		})
@@ -43,7 +42,7 @@ func count(t *testing.T, path string) (int, error) {
 }
 
 // TestLockedIsBusy reads a database whose writer holds an exclusive lock
-// (rollback journal): the error is ErrBusy, to be retried next run, and
+// (rollback journal): the error is one to retry next run (Retry), and
 // once the writer commits the read succeeds, without the reader having
 // written anything.
 func TestLockedIsBusy(t *testing.T) {
@@ -55,8 +54,8 @@ func TestLockedIsBusy(t *testing.T) {
 	if err := w.Exec(`BEGIN EXCLUSIVE; INSERT INTO t VALUES ('y')`); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := count(t, path); !errors.Is(err, ErrBusy) {
-		t.Fatalf("read under an exclusive lock: %v, want ErrBusy", err)
+	if _, err := count(t, path); !Retry(err) {
+		t.Fatalf("read under an exclusive lock: %v, want a retry", err)
 	}
 	if err := w.Exec(`COMMIT`); err != nil {
 		t.Fatal(err)
@@ -84,7 +83,7 @@ func TestWALReadWhileWriting(t *testing.T) {
 }
 
 // TestHalfWrittenIsBusy reads a file cut short (a copy caught mid-write):
-// ErrBusy, not a failure.
+// one to retry next run, not a failure.
 func TestHalfWrittenIsBusy(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "h.db")
 	w := writer(t, path)
@@ -98,7 +97,23 @@ func TestHalfWrittenIsBusy(t *testing.T) {
 	if err := os.WriteFile(path, b[:len(b)/3], 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := count(t, path); !errors.Is(err, ErrBusy) {
-		t.Fatalf("read of a cut file: %v, want ErrBusy", err)
+	if _, err := count(t, path); !Retry(err) {
+		t.Fatalf("read of a cut file: %v, want a retry", err)
+	}
+}
+
+// TestSignatureString keeps the stored form of a signature: a change would
+// make every export database look changed on the next run.
+func TestSignatureString(t *testing.T) {
+	for _, c := range []struct {
+		sig  Signature
+		want string
+	}{
+		{Signature{Size: 4096, MTime: 17}, "4096/17"},
+		{Signature{Size: 4096, MTime: 17, WalSize: 8, WalMTime: 19}, "4096/17+8/19"},
+	} {
+		if got := c.sig.String(); got != c.want {
+			t.Errorf("%#v.String() = %q, want %q", c.sig, got, c.want)
+		}
 	}
 }
