@@ -102,6 +102,11 @@ func TestReboundKeysAct(t *testing.T) {
 	t.Chdir(t.TempDir()) // export writes nothing here, but never in the repository
 	d := newDriverWith(t, demoBackend(), 200, 60, Options{Keys: &km})
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
+	d.settle()
+	// The transcript's hint names the key in force.
+	if scr := d.screen(); !strings.Contains(scr, "(X/ctrl+o expands)") || strings.Contains(scr, "(t expands)") {
+		t.Errorf("the folded tool call's hint does not name X/ctrl+o:\n%s", scr)
+	}
 	d.key("tab")
 	if d.m.focus != focusList {
 		t.Fatalf("focus %v after tab", d.m.focus)
