@@ -92,7 +92,8 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 		terms = findTerms(d.find.pattern)
 	}
 	in := transcriptInput{session: d.session, msgs: cached, width: d.view.width, terms: terms,
-		anchorID: d.item.MatchMessageID, expanded: d.expanded, thinking: d.thinking, query: m.lastQuery, find: d.find.pattern, reveal: d.reveal}
+		anchorID: d.item.MatchMessageID, expanded: d.expanded, thinking: d.thinking, query: m.lastQuery, find: d.find.pattern, reveal: d.reveal,
+		toolsKey: m.allKeys.ToggleTools.Help().Key, thinkingKey: m.allKeys.ToggleThinking.Help().Key}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {
 		if in.msgs == nil {

@@ -42,7 +42,7 @@ func (m *Model) helpView(w int) string {
 		b.WriteString(st.Body.Render(l))
 	}
 	b.WriteString("\n")
-	all := DefaultKeyMap() // every binding, whatever the focus
+	all := m.allKeys // every binding in force, whatever the focus
 	b.WriteString(m.keyTable(all.FullHelp(), w))
 	b.WriteString("\n\n")
 	b.WriteString(st.Title.Render("Query syntax (SQLite FTS5)"))
@@ -95,7 +95,7 @@ func (m *Model) helpBody(h int) string {
 // focus: j and k scroll here even from the search box) scroll it, any other
 // key closes it.
 func (m *Model) helpKey(msg tea.KeyMsg) {
-	all := DefaultKeyMap()
+	all := m.allKeys
 	if s := m.helpWindow(); !s.Move(msg, &all) {
 		m.showHelp = false
 		s.GotoTop()

@@ -35,13 +35,19 @@ func newTextBox(st *Styles, prompt, placeholder string) searchBox {
 	// A steady cursor, as fzf's: a blinking one would redraw the whole
 	// screen twice a second for nothing.
 	ti.Cursor.SetMode(cursor.CursorStatic)
+	ti.KeyMap = searchKeyMap()
+	return searchBox{Model: ti}
+}
+
+// searchKeyMap is the search box's editing keys: textinput's, less those
+// the TUI takes for itself.
+func searchKeyMap() textinput.KeyMap {
 	km := textinput.DefaultKeyMap
 	// Suggestions are off; their keys (tab, up/down, ctrl-n/p) move the list.
 	km.AcceptSuggestion, km.NextSuggestion, km.PrevSuggestion = key.Binding{}, key.Binding{}, key.Binding{}
 	// ctrl-k moves up the list (fzf), so it no longer kills to the end of line.
 	km.DeleteAfterCursor = key.NewBinding(key.WithKeys("alt+k"))
-	ti.KeyMap = km
-	return searchBox{Model: ti}
+	return km
 }
 
 // SetValue replaces the text (sanitised, one line) and puts the cursor at its end.

@@ -21,6 +21,10 @@ type KeyMap struct {
 	Sort                                    key.Binding // a query's results by relevance ⇄ by recency
 	Help, Cancel, Quit, ForceQuit           key.Binding
 	Paste                                   key.Binding // ctrl+v in the search box: from tmux's buffer inside tmux
+
+	// user holds the config file's bindings (action name → keys), which
+	// updateKeys puts back after setting a focus's defaults.
+	user map[string][]string
 }
 
 // DefaultKeyMap returns the bindings: fzf/lazygit/less conventions.
@@ -105,7 +109,8 @@ func (k *KeyMap) updateKeys(f focus, summaryOpen bool) {
 		k.Up.SetHelp("↑/k", "up")
 		k.Down.SetHelp("↓/j", "down")
 	}
-	k.Yank.SetHelp("y", map[bool]string{true: "copy summary", false: "copy message"}[summaryOpen])
+	k.Yank.SetHelp(k.Yank.Help().Key, map[bool]string{true: "copy summary", false: "copy message"}[summaryOpen])
+	k.applyUser(f)
 }
 
 // ShortHelp is the status-line help.

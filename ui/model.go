@@ -85,6 +85,9 @@ type Options struct {
 	// RefreshEvery is how often the database is checked for writes by other
 	// processes (recall watch, an import, an agent); 0 means 2 s, negative never.
 	RefreshEvery time.Duration
+	// Keys are the key bindings (ConfigureKeys: the config file's "keys");
+	// nil is DefaultKeyMap.
+	Keys *KeyMap
 }
 
 // Model is the root Bubble Tea model of the TUI.
@@ -92,7 +95,8 @@ type Model struct {
 	ctx     context.Context
 	backend Backend
 	opts    Options
-	keys    KeyMap
+	keys    KeyMap // the bindings live in the current focus (updateKeys)
+	allKeys KeyMap // every binding in force, whatever the focus: what F1 shows
 	styles  *Styles
 	md      *markdown
 	help    help.Model
@@ -159,7 +163,11 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	}
 	keyHelp := help.New()
 	keyHelp.Styles = st.Keys
-	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: DefaultKeyMap(), styles: st,
+	keys := DefaultKeyMap()
+	if opts.Keys != nil {
+		keys = *opts.Keys
+	}
+	m := &Model{ctx: ctx, backend: backend, opts: opts, keys: keys, allKeys: keys, styles: st,
 		md: newMarkdown(opts.Style, opts.NoColor), help: keyHelp, filters: newFilterSet(opts.Sources)}
 	m.filters.project = opts.Project
 	m.filters.here = opts.Here && opts.Project != ""
@@ -172,7 +180,7 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 		m.status.set(opts.Notice, false)
 	}
 	if opts.Pick {
-		m.keys.Open.SetHelp("enter", "pick")
+		m.keys.Open.SetHelp(m.keys.Open.Help().Key, "pick")
 	}
 	m.setFocus(focusSearch)
 	m.resize(80, 24)

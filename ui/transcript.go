@@ -48,6 +48,10 @@ type transcriptInput struct {
 	query    string
 	find     string
 	reveal   bool // secrets as stored; else redacted before rendering
+	// toolsKey and thinkingKey name the keys that unfold tool calls and
+	// thinking in the hints ("t", "T" when empty), which follow the
+	// config file's bindings.
+	toolsKey, thinkingKey string
 }
 
 // renderTranscript renders messages with Glamour, roles as headers, tool
@@ -104,7 +108,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 			add(st.Detail.UserRole.Render("▍ user") + st.Detail.Dim.Render(when))
 		case "assistant":
 			add(st.Detail.AssistantRole.Render("▍ assistant") + st.Detail.Dim.Render(when))
-			add(thinkingLines(md, st, m.Reasoning, in.thinking, w, hl)...)
+			add(thinkingLines(md, st, m.Reasoning, in.thinking, keyOr(in.thinkingKey, "T"), w, hl)...)
 		case "tool":
 			name := termtext.OneLine(termtext.Sanitize(m.ToolName))
 			if name == "" {
@@ -148,7 +152,7 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 					}
 				}
 				add(compactTool(st, st.Detail.ToolRole.Render("  ⚙ calls "), calls,
-					st.Detail.Dim.Render("  (t expands)"), w)...)
+					st.Detail.Dim.Render("  ("+keyOr(in.toolsKey, "t")+" expands)"), w)...)
 			}
 		}
 		if len(in.terms) > 0 {
@@ -267,15 +271,15 @@ func cutUTF8(s string, n int) string {
 func utf8Start(b byte) bool { return b&0xc0 != 0x80 }
 
 // thinkingLines is an assistant message's reasoning: folded to one dim line
-// saying how long it is and that T shows it, or in full, dim, under a
+// saying how long it is and that key (T) shows it, or in full, dim, under a
 // "thinking" label; nothing when the message has none.
-func thinkingLines(md *markdown, st *Styles, reasoning string, open bool, w int, hl func(string) string) []string {
+func thinkingLines(md *markdown, st *Styles, reasoning string, open bool, key string, w int, hl func(string) string) []string {
 	text := strings.TrimSpace(termtext.Sanitize(reasoning))
 	if text == "" {
 		return nil
 	}
 	if !open {
-		return []string{st.Detail.Dim.Render(fmt.Sprintf("  ✻ thinking (%d words, T shows)", len(strings.Fields(text))))}
+		return []string{st.Detail.Dim.Render(fmt.Sprintf("  ✻ thinking (%d words, %s shows)", len(strings.Fields(text)), key))}
 	}
 	if len(text) > maxMessageChars {
 		text = cutUTF8(text, maxMessageChars) + "…"
@@ -285,4 +289,12 @@ func thinkingLines(md *markdown, st *Styles, reasoning string, open bool, w int,
 		out = append(out, st.Detail.Dim.Render(l))
 	}
 	return append(out, "")
+}
+
+// keyOr is key, or def when no key was given (renders made in tests).
+func keyOr(key, def string) string {
+	if key == "" {
+		return def
+	}
+	return key
 }

@@ -91,9 +91,15 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 	if err != nil {
 		notice = joinNotice(notice, "markdown style: "+err.Error())
 	}
+	// A broken "keys" object is treated as a broken model config is: the
+	// TUI starts (with the default keys) and says why in its status line.
+	keys, err := loadKeys(os.Getenv)
+	if err != nil {
+		notice = joinNotice(notice, "key bindings ignored: "+err.Error())
+	}
 	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
 		Pick: o.pick, Height: o.height, ResumeLine: resumeLine, Project: projectDir(), Here: o.here,
-		Light: theme == "light"}
+		Light: theme == "light", Keys: keys}
 	b := ui.NewEngineBackend(eng, st)
 	if o.pick {
 		return ui.Pick(env.Ctx, b, opts, in, out)
