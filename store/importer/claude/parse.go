@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 
@@ -203,15 +204,23 @@ func (p *parser) agentFromPath() string {
 // record names none. One file is one session even when later records carry
 // another sessionId (a resumed conversation's lines): per-record ids would
 // spread one file over sessions other files also write.
+//
+// A file still named as Claude Code names it (<uuid>.jsonl) keeps that
+// name as its id, as before: a resumed conversation's file may open with
+// another session's id, and taking it would merge two files' sessions.
 func (p *parser) mainID(r *record) string {
 	if p.st.Main == "" {
+		base := strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
 		p.st.Main = r.SessionID
-		if p.st.Main == "" {
-			p.st.Main = strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
+		if p.st.Main == "" || uuidName.MatchString(base) {
+			p.st.Main = base
 		}
 	}
 	return p.st.Main
 }
+
+// uuidName is Claude Code's own transcript name: the session's UUID.
+var uuidName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // sessionFor returns the session a record belongs to: the file's main
 // session, or a child session for sub-agent (sidechain) records.
