@@ -63,7 +63,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 	if it.SessionID != m.detail.sessionID {
 		m.detail.msgs = nil
 		m.detail.find = findBar{}
-		if m.status.msg != "" && !m.status.err {
+		if m.status.about != "" {
 			m.status.clear() // "hit 3 of 8" was the other session's
 		}
 	}
@@ -159,10 +159,10 @@ func (m *Model) applyTranscript(msg transcriptMsg) tea.Cmd {
 		d.view.clamp()
 		d.setCurrent(d.targetAtOrAfter(from), true)
 		if d.doc.find != "" && d.hit < 0 {
-			return m.status.set(fmt.Sprintf("no match for %q in this session", d.doc.find), false)
+			return m.status.setAbout(d.sessionID, fmt.Sprintf("no match for %q in this session", d.doc.find))
 		}
 		if d.doc.find != "" {
-			return m.status.set(d.hitStatus()+" (n/N: next/previous, esc: back to the query's hits)", false)
+			return m.status.setAbout(d.sessionID, d.hitStatus()+" (n/N: next/previous, esc: back to the query's hits)")
 		}
 	case msg.doc.anchor >= 0 && d.targetOfMessage(msg.doc.anchor) >= 0:
 		d.setCurrent(d.targetOfMessage(msg.doc.anchor), true)
@@ -298,9 +298,9 @@ func (m *Model) jumpHit(dir int) tea.Cmd {
 	n := len(d.targets)
 	if n == 0 {
 		if d.doc.find != "" {
-			return m.status.set(fmt.Sprintf("no match for %q in this session", d.doc.find), false)
+			return m.status.setAbout(d.sessionID, fmt.Sprintf("no match for %q in this session", d.doc.find))
 		}
-		return m.status.set("no hits in this session", false)
+		return m.status.setAbout(d.sessionID, "no hits in this session")
 	}
 	next, wrapped := 0, ""
 	switch {
@@ -317,7 +317,7 @@ func (m *Model) jumpHit(dir int) tea.Cmd {
 		next = n - 1
 	}
 	d.setCurrent(next, true)
-	return m.status.set(d.hitStatus()+wrapped, false)
+	return m.status.setAbout(d.sessionID, d.hitStatus()+wrapped)
 }
 
 // hitStatus is "hit 2 of 5" (or "match 2 of 17" for an in-pane search),

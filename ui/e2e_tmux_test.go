@@ -211,6 +211,21 @@ func (x *tmux) searched(query string) string {
 	})
 }
 
+// settled waits until the screen stops changing (two captures 400 ms
+// apart agree): the ranked answer may reorder the list after the first
+// paint, and a test that reads positions must read the final ones.
+func (x *tmux) settled() string {
+	x.t.Helper()
+	prev := x.capture(false)
+	return x.waitFor("a still screen", false, func(s string) bool {
+		time.Sleep(400 * time.Millisecond)
+		now := x.capture(false)
+		same := now == prev
+		prev = now
+		return same
+	})
+}
+
 // lines splits a plain capture into its rows.
 func lines(screen string) []string { return strings.Split(strings.TrimRight(screen, "\n"), "\n") }
 

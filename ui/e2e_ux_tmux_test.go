@@ -69,10 +69,14 @@ func TestTmuxUX(t *testing.T) {
 			}
 			x.text(q)
 			x.searched(q)
+			x.settled()
 			x.keys("Tab", "Tab")
 			s := x.waitFor("the transcript at its hit", false, func(s string) bool {
 				return pos.MatchString(s) && !strings.Contains(s, "loading…")
 			})
+			if s = x.settled(); !pos.MatchString(s) {
+				t.Fatalf("%q: no hit position once the screen settled:\n%s", q, s)
+			}
 			start, _ := strconv.Atoi(pos.FindStringSubmatch(s)[1])
 			n, _ := strconv.Atoi(pos.FindStringSubmatch(s)[2])
 			for k := range n {

@@ -26,8 +26,11 @@ type statusLine struct {
 	importing string
 	msg       string
 	err       bool
-	msgID     uint64
-	msgTime   time.Time
+	// about is the session a message speaks of ("hit 3 of 8"), "" for one
+	// that holds whatever is selected ("pasted from …", "copied").
+	about   string
+	msgID   uint64
+	msgTime time.Time
 }
 
 // setSearch records the last answer's index and timing.
@@ -66,16 +69,24 @@ func (s *statusLine) setImport(p store.ImportProgress, running bool) {
 // set shows a transient message and returns the command that expires it.
 func (s *statusLine) set(text string, isErr bool) tea.Cmd {
 	s.msgID++
-	s.msg, s.err = termtext.OneLine(termtext.Sanitize(text)), isErr
+	s.msg, s.err, s.about = termtext.OneLine(termtext.Sanitize(text)), isErr, ""
 	id := s.msgID
 	return tea.Tick(statusTTL, func(time.Time) tea.Msg { return statusExpireMsg{id: id} })
+}
+
+// setAbout shows a transient message about one session: it goes when
+// another session is selected.
+func (s *statusLine) setAbout(session, text string) tea.Cmd {
+	cmd := s.set(text, false)
+	s.about = session
+	return cmd
 }
 
 // clear drops the transient message now: it spoke of a query or a session
 // that is no longer on screen ("hit 3 of 8", "no match for …").
 func (s *statusLine) clear() {
 	s.msgID++
-	s.msg, s.err = "", false
+	s.msg, s.err, s.about = "", false, ""
 }
 
 func (s *statusLine) expire(id uint64) {
