@@ -24,7 +24,7 @@ type rawProc struct {
 
 func startRaw(t *testing.T, db string) *rawProc {
 	t.Helper()
-	p := &rawProc{cmd: exec.Command(recallBinary(t), "mcp", "--db", db), lines: make(chan string, 1<<16)}
+	p := &rawProc{cmd: recallCommand(t, "mcp", "--db", db), lines: make(chan string, 1<<16)}
 	p.cmd.Env = append(os.Environ(), "RECALL_LLM_BASE_URL=", "RECALL_LLM_MODEL=", "OPENAI_BASE_URL=", "OPENAI_API_KEY=", "XDG_CONFIG_HOME="+t.TempDir())
 	p.cmd.Stderr = &p.stderr
 	var err error

@@ -83,9 +83,22 @@ func startMCP(t *testing.T, args ...string) *proc {
 }
 
 // startMCPEnv is startMCP with the child's whole environment given.
+// rssFile, while set (the heavy tests' measureRSS), is where /usr/bin/time
+// writes the peak RSS of the recall children started by recallCommand.
+var rssFile string
+
+// recallCommand runs the built recall with args (under /usr/bin/time when
+// a test measures its memory).
+func recallCommand(t *testing.T, args ...string) *exec.Cmd {
+	if rssFile != "" {
+		return exec.Command("/usr/bin/time", append([]string{"-f", "%M", "-o", rssFile, recallBinary(t)}, args...)...)
+	}
+	return exec.Command(recallBinary(t), args...)
+}
+
 func startMCPEnv(t *testing.T, env []string, args ...string) *proc {
 	t.Helper()
-	p := &proc{cmd: exec.Command(recallBinary(t), append([]string{"mcp"}, args...)...)}
+	p := &proc{cmd: recallCommand(t, append([]string{"mcp"}, args...)...)}
 	p.cmd.Env = env
 	var err error
 	if p.stdin, err = p.cmd.StdinPipe(); err != nil {
