@@ -36,7 +36,7 @@ var historyFixtures = map[string]historyFixture{
 	"codex":        {dir: "codex"},
 	"gemini-cli":   {dir: "gemini"},
 	"jsonl":        {dir: "jsonl"},
-	"hermes":       {setup: hermesStateDB},
+	"hermes":       {setup: sqlFixture("hermes", "state.db", "schema.sql", "seed.sql")},
 	"aider":        {dir: "aider"},
 	"amp":          {dir: "amp"},
 	"chatgpt":      {dir: "chatgpt"},
@@ -65,22 +65,6 @@ func sqlFixture(dir, name string, files ...string) func(t *testing.T, dst string
 		}
 		shellSQL(t, filepath.Join(dst, name), sql.String())
 	}
-}
-
-// hermesStateDB builds a Hermes state.db from the importer fixtures with
-// the native sqlite3 shell.
-func hermesStateDB(t *testing.T, dst string) {
-	needShell(t)
-	var sql strings.Builder
-	for _, f := range []string{"schema.sql", "seed.sql"} {
-		b, err := os.ReadFile(filepath.Join(it.Fixtures(t, "hermes"), f))
-		if err != nil {
-			t.Fatal(err)
-		}
-		sql.Write(b)
-		sql.WriteString("\n")
-	}
-	shellSQL(t, filepath.Join(dst, "state.db"), sql.String())
 }
 
 func needShell(t *testing.T) {

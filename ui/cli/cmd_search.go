@@ -115,13 +115,16 @@ func runSearch(env *Env, c *Command, args []string) error {
 		fmt.Fprintf(env.Stderr, "recall: %v; using offline summaries\n", cfgErr)
 	}
 	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
+	if a.session != "" && !a.json {
+		if err := printSessionWindow(env, st, a.session, a.around); err != nil {
+			return searchFailed(env, a, err)
+		}
+		return nil
+	}
 	var around int64
 	if a.session != "" {
 		if around, err = aroundID(env, st, a.session, a.around); err != nil {
 			return searchFailed(env, a, err)
-		}
-		if !a.json {
-			return printSessionWindow(env, st, a.session, around)
 		}
 	}
 	if a.json {

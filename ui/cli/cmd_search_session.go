@@ -14,10 +14,25 @@ import (
 // output shows.
 const sessionWindow = 5
 
-// aroundID reads --around: a message id (what --json and MCP give, as
-// around_message_id), or #N, the Nth message of the session as the text
-// output names it. "" is 0 (no scrolling).
+// aroundID reads --around for the JSON answer: a message id, or #N for
+// the session's Nth message.
 func aroundID(env *Env, st *store.Store, session, around string) (int64, error) {
+	var ids []int64
+	if strings.HasPrefix(around, "#") {
+		sess, err := resolveSession(env, st, session)
+		if err != nil {
+			return 0, err
+		}
+		if ids, err = st.MessageIDs(env.Ctx, sess.ID); err != nil {
+			return 0, err
+		}
+	}
+	return parseAround(around, ids)
+}
+
+// parseAround reads --around against the session's message ids: a message
+// id, or #N for the Nth of ids (0 when around is empty).
+func parseAround(around string, ids []int64) (int64, error) {
 	if around == "" {
 		return 0, nil
 	}
@@ -25,14 +40,6 @@ func aroundID(env *Env, st *store.Store, session, around string) (int64, error) 
 		pos, err := strconv.Atoi(n)
 		if err != nil || pos < 1 {
 			return 0, usageError("--around %q: want a message id, or #N for the Nth message", around)
-		}
-		sess, err := resolveSession(env, st, session)
-		if err != nil {
-			return 0, err
-		}
-		ids, err := st.MessageIDs(env.Ctx, sess.ID)
-		if err != nil {
-			return 0, err
 		}
 		if pos > len(ids) {
 			return 0, usageError("--around %s: the session has %s", around, plural(len(ids), "message", "messages"))
@@ -49,12 +56,16 @@ func aroundID(env *Env, st *store.Store, session, around string) (int64, error) 
 // printSessionWindow is `recall search --session ID [--around N]` for a
 // person: the messages around one (or the session's head and tail), each
 // named by its place in the session and fitted to the terminal.
-func printSessionWindow(env *Env, st *store.Store, session string, around int64) error {
+func printSessionWindow(env *Env, st *store.Store, session, aroundArg string) error {
 	sess, err := resolveSession(env, st, session)
 	if err != nil {
 		return err
 	}
 	ids, err := st.MessageIDs(env.Ctx, sess.ID)
+	if err != nil {
+		return err
+	}
+	around, err := parseAround(aroundArg, ids)
 	if err != nil {
 		return err
 	}

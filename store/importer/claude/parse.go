@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -212,15 +211,12 @@ func (p *parser) mainID(r *record) string {
 	if p.st.Main == "" {
 		base := strings.TrimSuffix(filepath.Base(p.file), ".jsonl")
 		p.st.Main = r.SessionID
-		if p.st.Main == "" || uuidName.MatchString(base) {
+		if p.st.Main == "" || textutil.IsUUID(base) {
 			p.st.Main = base
 		}
 	}
 	return p.st.Main
 }
-
-// uuidName is Claude Code's own transcript name: the session's UUID.
-var uuidName = regexp.MustCompile(`^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$`)
 
 // sessionFor returns the session a record belongs to: the file's main
 // session, or a child session for sub-agent (sidechain) records.

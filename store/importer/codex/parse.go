@@ -4,7 +4,6 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -149,17 +148,11 @@ func (p *parser) Restore(raw json.RawMessage) error {
 	return nil
 }
 
-// idFromName takes the conversation id from rollout-<date>-<uuid>.jsonl.
-var idFromName = regexp.MustCompile(`([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})`)
-
 func (p *parser) ensureSession(ts time.Time) {
 	s := &p.st.Session
 	if s.ID == "" {
-		if m := idFromName.FindAllString(filepath.Base(p.file), -1); len(m) > 0 {
-			s.ID = m[len(m)-1]
-		} else {
-			s.ID = strings.TrimSuffix(filepath.Base(p.file), filepath.Ext(p.file))
-		}
+		// The conversation id of rollout-<date>-<uuid>.jsonl.
+		s.ID = textutil.IDFromName(p.file)
 		s.Source = SourceName
 	}
 	if !ts.IsZero() {

@@ -3,8 +3,6 @@ package pi
 import (
 	"encoding/json"
 	"fmt"
-	"path/filepath"
-	"regexp"
 	"strings"
 	"time"
 
@@ -112,21 +110,11 @@ func (p *parser) Restore(raw json.RawMessage) error {
 	return nil
 }
 
-// uuidRE finds the session id in <time>_<uuid>.jsonl.
-var uuidRE = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
-
-func idFromName(path string) string {
-	if m := uuidRE.FindAllString(filepath.Base(path), -1); len(m) > 0 {
-		return m[len(m)-1]
-	}
-	return strings.TrimSuffix(filepath.Base(path), ".jsonl")
-}
-
 func (p *parser) ensureSession(ts time.Time) {
 	if p.st.Session.ID != "" {
 		return
 	}
-	p.st.Session = store.Session{ID: idFromName(p.file), Source: p.source, StartedAt: ts}
+	p.st.Session = store.Session{ID: textutil.IDFromName(p.file), Source: p.source, StartedAt: ts}
 	p.st.Lines = []string{p.st.Session.ID}
 }
 
@@ -152,12 +140,12 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		if p.st.Session.ID == "" {
 			id := e.ID
 			if id == "" {
-				id = idFromName(p.file)
+				id = textutil.IDFromName(p.file)
 			}
 			p.st.Session = store.Session{ID: id, Source: p.source, StartedAt: ts, Cwd: e.Cwd, Title: p.st.Title}
 			p.st.Lines = []string{id}
 			if e.ParentSession != "" {
-				p.st.Session.ParentID = idFromName(e.ParentSession)
+				p.st.Session.ParentID = textutil.IDFromName(e.ParentSession)
 				p.st.Forked = ts
 			}
 		}

@@ -3,7 +3,6 @@ package export
 import (
 	"context"
 	"os"
-	"slices"
 	"strings"
 	"time"
 
@@ -44,7 +43,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 		return rep, err
 	}
 	unchanged := false
-	var listed []string // sessions the database held at earlier runs
+	var listed []string // sessions the database held at earlier runs, named on its row
 	err = st.Write(ctx, func(tx *store.Tx) error {
 		prev, ok, err := tx.ImportFile(file)
 		unchanged = err == nil && ok && prev.Source == source && prev.State == sig.String()
@@ -127,12 +126,17 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 		// A session the app deleted from it stays named: recall still
 		// has it from this file.
 		ids := listed
+		named := make(map[string]bool, len(listed))
+		for _, id := range listed {
+			named[id] = true
+		}
 		for _, h := range heads {
 			prev, ok, err := tx.ImportFile(Key(source, h.ID))
 			if err != nil {
 				return err
 			}
-			if ok && prev.Sessions != "" && !slices.Contains(listed, prev.Sessions) {
+			if ok && prev.Sessions != "" && !named[prev.Sessions] {
+				named[prev.Sessions] = true
 				ids = append(ids, prev.Sessions)
 			}
 		}

@@ -5,6 +5,8 @@ package textutil
 import (
 	"bytes"
 	"encoding/json"
+	"path/filepath"
+	"regexp"
 	"strings"
 	"time"
 	"unicode"
@@ -154,4 +156,23 @@ func ParseTime(s string) time.Time {
 		return time.Time{}
 	}
 	return t
+}
+
+// uuid is a session UUID as the agents write them into file names.
+var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
+
+// IsUUID reports whether s is exactly one session UUID.
+func IsUUID(s string) bool {
+	return len(s) == 36 && uuid.MatchString(s)
+}
+
+// IDFromName is the session id a file's name holds: the last UUID in it
+// (rollout-<date>-<uuid>.jsonl, <time>_<uuid>.jsonl), else the name
+// without its extension.
+func IDFromName(path string) string {
+	base := filepath.Base(path)
+	if m := uuid.FindAllString(base, -1); len(m) > 0 {
+		return m[len(m)-1]
+	}
+	return strings.TrimSuffix(base, filepath.Ext(base))
 }

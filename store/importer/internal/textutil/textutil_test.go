@@ -72,3 +72,21 @@ func TestParseTime(t *testing.T) {
 		}
 	}
 }
+
+func TestIDFromName(t *testing.T) {
+	const id = "0199a2b4-7c3e-7d21-9f00-1234567890ab"
+	for name, want := range map[string]string{
+		"/x/rollout-2025-10-01T10-00-00-" + id + ".jsonl": id,
+		"/x/2025-10-01T10-00-00-000Z_" + id + ".jsonl":    id,
+		"/x/" + id + ".jsonl":                             id,
+		"/x/notes.jsonl":                                  "notes",
+		"/x/rollout-old.json":                             "rollout-old",
+	} {
+		if got := IDFromName(name); got != want {
+			t.Errorf("IDFromName(%q) = %q, want %q", name, got, want)
+		}
+	}
+	if !IsUUID(id) || IsUUID("x"+id) || IsUUID(id[:35]) || IsUUID("renamed") {
+		t.Error("IsUUID")
+	}
+}
