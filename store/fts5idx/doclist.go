@@ -1,0 +1,299 @@
+package fts5idx
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+)
+
+// Source reads an FTS5 table's shadow tables.
+type Source interface {
+	// Block returns the %_data record id (nil when there is none).
+	Block(id int64) ([]byte, error)
+	// SeekPage returns the leaf page of segment segid on which a term equal
+	// to or just before term would start: %_idx's last key <= term.
+	SeekPage(segid int, term []byte) (pgno int, ok bool, err error)
+}
+
+// Posting is one row of a term's doclist.
+type Posting struct {
+	Rowid int64
+	// Tf is the number of the term's positions in the row (every column).
+	Tf int32
+	// Pos is the raw position list (collists, fts5_index.c "poslist
+	// format"); nil when postings of several terms were combined.
+	Pos []byte
+	del bool
+}
+
+// segmentRowid is a leaf page's id in %_data (fts5_index.c: FTS5_SEGMENT_ROWID).
+func segmentRowid(segid, pgno int) int64 {
+	return int64(segid)<<(31+5+1) + int64(pgno)
+}
+
+// page is one leaf page, split into its parts.
+type page struct {
+	b        []byte
+	rowidOff int   // offset of the first rowid, if before the first term (else 0)
+	szLeaf   int   // where the footer starts
+	terms    []int // offsets of the terms on the page
+}
+
+func (s *scan) loadPage(pgno int) (*page, error) {
+	b, err := s.src.Block(segmentRowid(s.seg.ID, pgno))
+	if err != nil {
+		return nil, err
+	}
+	if len(b) < 4 {
+		return nil, fmt.Errorf("%w: leaf page %d of segment %d has %d bytes", ErrUnsupported, pgno, s.seg.ID, len(b))
+	}
+	p := &page{b: b, rowidOff: int(binary.BigEndian.Uint16(b)), szLeaf: int(binary.BigEndian.Uint16(b[2:]))}
+	if p.szLeaf < 4 || p.szLeaf > len(b) || p.rowidOff > p.szLeaf {
+		return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad header", ErrUnsupported, pgno, s.seg.ID)
+	}
+	off := 0
+	for i := p.szLeaf; i < len(b); {
+		v, n := Varint(b[i:])
+		if n == 0 {
+			return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad footer", ErrUnsupported, pgno, s.seg.ID)
+		}
+		i += n
+		off += int(v)
+		if off < 4 || off >= p.szLeaf {
+			return nil, fmt.Errorf("%w: leaf page %d of segment %d: term offset %d", ErrUnsupported, pgno, s.seg.ID, off)
+		}
+		p.terms = append(p.terms, off)
+	}
+	return p, nil
+}
+
+// scan reads the doclists of one segment.
+type scan struct {
+	src Source
+	seg Segment
+}
+
+// Terms calls fn with the doclist (ascending rowids, delete markers kept)
+// of each term of seg that equals target, or, with prefix, starts with it.
+func (s *scan) terms(target []byte, prefix bool, fn func(term []byte, ps []Posting)) error {
+	pgno, ok, err := s.src.SeekPage(s.seg.ID, target)
+	if err != nil {
+		return err
+	}
+	if !ok || pgno < s.seg.First {
+		pgno = s.seg.First
+	}
+	var term []byte
+pages:
+	for ; pgno <= s.seg.Last; pgno++ {
+		p, err := s.loadPage(pgno)
+		if err != nil {
+			return err
+		}
+		for i, off := range p.terms {
+			r := reader{b: p.b[:p.szLeaf], off: off}
+			if i == 0 {
+				n := int(r.varint())
+				term = append(term[:0], r.bytes(n)...)
+			} else {
+				keep, n := int(r.varint()), int(r.varint())
+				if keep > len(term) {
+					return fmt.Errorf("%w: segment %d page %d: term prefix %d of %d bytes", ErrUnsupported, s.seg.ID, pgno, keep, len(term))
+				}
+				term = append(term[:keep], r.bytes(n)...)
+			}
+			if r.err != nil {
+				return fmt.Errorf("%w: segment %d page %d: %v", ErrUnsupported, s.seg.ID, pgno, r.err)
+			}
+			match := bytes.Equal(term, target) || (prefix && bytes.HasPrefix(term, target))
+			if !match {
+				if bytes.Compare(term, target) > 0 {
+					return nil // terms are sorted: nothing further matches
+				}
+				continue
+			}
+			end := p.szLeaf
+			if i+1 < len(p.terms) {
+				end = p.terms[i+1]
+			}
+			ps, lastPg, err := s.doclist(p, pgno, r.off, end, i+1 == len(p.terms))
+			if err != nil {
+				return err
+			}
+			fn(append([]byte(nil), term...), ps)
+			if !prefix {
+				return nil
+			}
+			if lastPg != pgno {
+				// The doclist ran on to later pages: go on from the page
+				// where it ended, whose first term comes next.
+				pgno = lastPg - 1
+				continue pages
+			}
+		}
+	}
+	return nil
+}
+
+// doclist decodes a doclist that starts at offset start of page p (page
+// number pgno) and runs to end; when it is the page's last, it may go on
+// over the following pages, up to the first term found on one. It returns
+// the postings and the number of the page it ended on.
+func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posting, int, error) {
+	var out []Posting
+	var (
+		rowid int64
+		first = true
+		carry []byte // a position list begun on an earlier page
+		need  int    // bytes of it still to come
+		cur   Posting
+	)
+	decode := func(b []byte, pg int) error {
+		r := reader{b: b}
+		for r.off < len(b) {
+			if need > 0 {
+				n := min(need, len(b)-r.off)
+				carry = append(carry, b[r.off:r.off+n]...)
+				r.off += n
+				need -= n
+				if need == 0 {
+					cur.Pos = carry
+					cur.Tf = countPositions(carry)
+					out = append(out, cur)
+					carry = nil
+				}
+				continue
+			}
+			v := r.varint()
+			if first {
+				rowid = int64(v)
+				first = false
+			} else {
+				rowid += int64(v)
+			}
+			sz := r.varint()
+			if r.err != nil {
+				return fmt.Errorf("%w: segment %d page %d: %v", ErrUnsupported, s.seg.ID, pg, r.err)
+			}
+			// The low bit flags a delete, but an entry written by a delete
+			// and a re-insert of the row in one transaction carries it
+			// beside the new positions: as in fts5MultiIterIsEmpty, only an
+			// empty position list means the row is gone.
+			n := int(sz >> 1)
+			cur = Posting{Rowid: rowid, del: n == 0}
+			if r.off+n <= len(b) {
+				cur.Pos = b[r.off : r.off+n]
+				cur.Tf = countPositions(cur.Pos)
+				r.off += n
+				out = append(out, cur)
+				continue
+			}
+			carry = append([]byte(nil), b[r.off:]...)
+			need = n - len(carry)
+			r.off = len(b)
+		}
+		return nil
+	}
+	if err := decode(p.b[start:end], pgno); err != nil {
+		return nil, pgno, err
+	}
+	last := pgno
+	for mayContinue && last < s.seg.Last {
+		q, err := s.loadPage(last + 1)
+		if err != nil {
+			return nil, last, err
+		}
+		qEnd := q.szLeaf
+		if len(q.terms) > 0 {
+			qEnd = q.terms[0]
+		}
+		if qEnd <= 4 {
+			break // the next page opens with a term: this doclist ended here
+		}
+		last++
+		if need == 0 && q.rowidOff != 4 {
+			return nil, last, fmt.Errorf("%w: segment %d page %d: no rowid where the doclist goes on", ErrUnsupported, s.seg.ID, last)
+		}
+		if need > 0 {
+			// The rest of a position list, then (at rowidOff) the next rowid, written whole.
+			body := q.b[4:qEnd]
+			if q.rowidOff > 0 {
+				body = q.b[4:q.rowidOff]
+			}
+			if err := decode(body, last); err != nil {
+				return nil, last, err
+			}
+		}
+		if q.rowidOff > 0 {
+			first = true // a page's first rowid is stored whole, not as a delta
+			if err := decode(q.b[q.rowidOff:qEnd], last); err != nil {
+				return nil, last, err
+			}
+		}
+		if len(q.terms) > 0 {
+			break
+		}
+	}
+	if need > 0 {
+		return nil, last, fmt.Errorf("%w: segment %d: a position list ends past the segment", ErrUnsupported, s.seg.ID)
+	}
+	return out, last, nil
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || r.off+n > len(r.b) {
+		if r.err == nil {
+			r.err = fmt.Errorf("%d bytes past the end", n)
+		}
+		return nil
+	}
+	b := r.b[r.off : r.off+n]
+	r.off += n
+	return b
+}
+
+// countPositions counts the positions in a position list: every varint but
+// the 0x01 column markers and the column numbers after them.
+func countPositions(pl []byte) int32 {
+	var n int32
+	for i := 0; i < len(pl); {
+		v, k := Varint(pl[i:])
+		if k == 0 {
+			break
+		}
+		i += k
+		if v == 1 {
+			_, k = Varint(pl[i:])
+			if k == 0 {
+				break
+			}
+			i += k
+			continue
+		}
+		n++
+	}
+	return n
+}
+
+// Positions decodes a position list into (column, offset) pairs, in order.
+func Positions(pl []byte, fn func(col, off int)) {
+	col, off := 0, 0
+	for i := 0; i < len(pl); {
+		v, k := Varint(pl[i:])
+		if k == 0 {
+			return
+		}
+		i += k
+		if v == 1 {
+			c, k := Varint(pl[i:])
+			if k == 0 {
+				return
+			}
+			i += k
+			col, off = int(c), 0
+			continue
+		}
+		off += int(v) - 2
+		fn(col, off)
+	}
+}

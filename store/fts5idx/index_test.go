@@ -1,0 +1,222 @@
+package fts5idx
+
+import (
+	"fmt"
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/ncruces/go-sqlite3"
+	_ "github.com/ncruces/go-sqlite3/embed"
+)
+
+// connSource reads the shadow tables of table t through one connection.
+type connSource struct {
+	db *sqlite3.Conn
+	t  string
+}
+
+func (s connSource) Block(id int64) ([]byte, error) {
+	st, _, err := s.db.Prepare("SELECT block FROM " + s.t + "_data WHERE id = ?")
+	if err != nil {
+		return nil, err
+	}
+	defer st.Close()
+	st.BindInt64(1, id)
+	if st.Step() {
+		return st.ColumnBlob(0, nil), nil
+	}
+	return nil, st.Err()
+}
+
+func (s connSource) SeekPage(segid int, term []byte) (int, bool, error) {
+	st, _, err := s.db.Prepare("SELECT pgno FROM " + s.t + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Close()
+	st.BindInt(1, segid)
+	st.BindBlob(2, term)
+	if st.Step() {
+		return int(st.ColumnInt64(0) >> 1), true, nil
+	}
+	return 0, false, st.Err()
+}
+
+func openTable(t *testing.T, create string) *sqlite3.Conn {
+	t.Helper()
+	db, err := sqlite3.Open(filepath.Join(t.TempDir(), "t.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.Exec(create); err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
+
+func structure(t *testing.T, src connSource) Structure {
+	t.Helper()
+	b, err := src.Block(StructureID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	st, err := ParseStructure(b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// instances counts the term's instances per row with fts5vocab.
+func instances(t *testing.T, db *sqlite3.Conn, table, term string, prefix bool) map[int64]int32 {
+	t.Helper()
+	if err := db.Exec("CREATE VIRTUAL TABLE IF NOT EXISTS temp.v_" + table + " USING fts5vocab(main, " + table + ", instance)"); err != nil {
+		t.Fatal(err)
+	}
+	cond := "term = ?"
+	arg := term
+	if prefix {
+		cond = "term >= ? AND term < ?"
+	}
+	st, _, err := db.Prepare("SELECT doc, count(*) FROM temp.v_" + table + " WHERE " + cond + " GROUP BY doc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer st.Close()
+	st.BindText(1, arg)
+	if prefix {
+		st.BindText(2, term+"\U0010FFFF")
+	}
+	out := map[int64]int32{}
+	for st.Step() {
+		out[st.ColumnInt64(0)] = int32(st.ColumnInt64(1))
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+func check(t *testing.T, db *sqlite3.Conn, table, term string, prefix bool, prefixIndex int) {
+	t.Helper()
+	src := connSource{db: db, t: table}
+	key := []byte{byte(Main + prefixIndex)}
+	key = append(key, term...)
+	got, err := Postings(src, structure(t, src), key, prefix && prefixIndex == 0)
+	if err != nil {
+		t.Fatalf("%s %q: %v", table, term, err)
+	}
+	exp := instances(t, db, table, term, prefix)
+	if len(got) != len(exp) {
+		t.Fatalf("%s %q (prefix %v, index %d): %d rows, FTS5 has %d", table, term, prefix, prefixIndex, len(got), len(exp))
+	}
+	for i, p := range got {
+		if i > 0 && got[i-1].Rowid >= p.Rowid {
+			t.Fatalf("%q: rowids not ascending at %d", term, i)
+		}
+		if exp[p.Rowid] != p.Tf {
+			t.Fatalf("%s %q row %d: tf %d, FTS5 counts %d", table, term, p.Rowid, p.Tf, exp[p.Rowid])
+		}
+	}
+}
+
+// TestPostingsMatchFTS5 writes a table the way an index grows (many
+// transactions, so many segments and merges; updates and deletes, so
+// delete markers; long rows, so doclists and position lists spanning
+// pages) and checks every term's doclist against FTS5's own view.
+func TestPostingsMatchFTS5(t *testing.T) {
+	for _, tc := range []struct{ name, create string }{
+		{"plain", "CREATE VIRTUAL TABLE t USING fts5(content, prefix='1 2')"},
+		{"multicol", "CREATE VIRTUAL TABLE t USING fts5(content, tool_name, tool_calls)"},
+		{"secure", "CREATE VIRTUAL TABLE t USING fts5(content); INSERT INTO t(t, rank) VALUES('secure-delete', 1)"},
+		{"smallpages", "CREATE VIRTUAL TABLE t USING fts5(content, prefix='1'); INSERT INTO t(t, rank) VALUES('pgsz', 64)"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := openTable(t, tc.create)
+			rng := rand.New(rand.NewSource(7))
+			words := []string{"error", "docker", "network", "the", "a", "deploy", "dockerfile", "docs", "zebra", "errand", "été", "日本"}
+			doc := func() string {
+				n := 1 + rng.Intn(12)
+				if rng.Intn(40) == 0 {
+					n = 3000 // position lists longer than a page
+				}
+				var b strings.Builder
+				for i := 0; i < n; i++ {
+					w := words[rng.Intn(len(words))]
+					if rng.Intn(3) == 0 {
+						w = "error"
+					}
+					b.WriteString(w + " ")
+				}
+				return b.String()
+			}
+			cols := 1
+			if tc.name == "multicol" {
+				cols = 3
+			}
+			insert := func(id int) {
+				vals := make([]string, cols)
+				for i := range vals {
+					vals[i] = fmt.Sprintf("'%s'", doc())
+				}
+				if err := db.Exec(fmt.Sprintf("INSERT OR REPLACE INTO t(rowid, %s) VALUES (%d, %s)", colNames(cols), id, strings.Join(vals, ","))); err != nil {
+					t.Fatal(err)
+				}
+			}
+			id := 0
+			for tx := 0; tx < 60; tx++ {
+				if err := db.Exec("BEGIN"); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < 1+rng.Intn(80); i++ {
+					id++
+					insert(id)
+				}
+				for i := 0; i < rng.Intn(6); i++ {
+					victim := 1 + rng.Intn(id)
+					if rng.Intn(2) == 0 {
+						db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
+					} else {
+						db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
+						insert(victim) // rewritten in place: same rowid, new text
+					}
+				}
+				if err := db.Exec("COMMIT"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, w := range words {
+				check(t, db, "t", w, false, 0)
+			}
+			check(t, db, "t", "doc", true, 0)
+			check(t, db, "t", "e", true, 0)
+			check(t, db, "t", "missing", false, 0)
+			check(t, db, "t", "zz", true, 0)
+			if strings.Contains(tc.create, "prefix='1") {
+				check(t, db, "t", "d", true, 1)
+				check(t, db, "t", "e", true, 1)
+			}
+			if err := db.Exec("INSERT INTO t(t) VALUES('optimize')"); err != nil {
+				t.Fatal(err)
+			}
+			check(t, db, "t", "error", false, 0)
+			check(t, db, "t", "dock", true, 0)
+		})
+	}
+}
+
+func colNames(n int) string {
+	return strings.Join([]string{"content", "tool_name", "tool_calls"}[:n], ", ")
+}
+
+func TestParseStructureRejectsV2(t *testing.T) {
+	if _, err := ParseStructure([]byte{0, 0, 0, 1, 0xff, 0, 0, 1, 0}); err == nil {
+		t.Fatal("a V2 structure was read")
+	}
+	if _, err := ParseStructure([]byte{1}); err == nil {
+		t.Fatal("a short record was read")
+	}
+}
