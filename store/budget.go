@@ -54,3 +54,19 @@ func (b *cpuBudget) Err() error {
 	}
 	return nil
 }
+
+// unbudgeted runs fn with the connection's search budget (if any) paused:
+// filling a cache once per process (a table's row lengths, fullrank_table.go)
+// is not the cost of the query that happens to come first.
+func (c *conn) unbudgeted(fn func() error) error {
+	b, ok := c.db.GetInterrupt().(*cpuBudget)
+	if !ok {
+		return fn()
+	}
+	c.db.SetInterrupt(b.Context)
+	start := threadCPU()
+	err := fn()
+	b.limit += threadCPU() - start
+	c.db.SetInterrupt(b)
+	return err
+}

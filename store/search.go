@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"strings"
@@ -106,7 +107,7 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 			return SearchResult{}, fmt.Errorf("search messages: %w", err)
 		}
 	}
-	res.Parsed, res.Notice = q.export(), notice
+	res.Parsed, res.Notice = q.export(), joinNotice(notice, res.Notice)
 	if res.plain != nil {
 		res.Parsed, res.plain = res.plain.export(), nil
 	}
@@ -353,6 +354,11 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 		q2 = "SELECT " + s.hitColumns(p.snippet, "0") + from + cond + order + " LIMIT ? OFFSET ?"
 		args = append(append(append([]any{}, p.snipArg...), condArgs...), f.Limit, f.Offset)
 	} else {
+		// Every match is ranked, from the index itself (fullrank.go),
+		// wherever the query and the table are ones it reads.
+		if fr, err := s.fullRank(c, q, f, p, res); !errors.Is(err, errFullRankNA) {
+			return fr, err
+		}
 		// Is the query broad? Asked of the index alone (no joins: ~0.5 ms
 		// instead of ~5 ms): a match at offset rankCandidates-1 means yes.
 		cutSQL := "SELECT rowid FROM " + p.table + " WHERE " + p.table + " MATCH ? ORDER BY rowid DESC LIMIT 1 OFFSET ?"

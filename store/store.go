@@ -71,6 +71,9 @@ type Store struct {
 	// deferTrigram: bulk inserts leave the trigram index to a later pass
 	// (SetDeferTrigram, deferred_trigram.go).
 	deferTrigram atomic.Bool
+	// lenCaches: per FTS table, its rows' token counts (*docLens,
+	// fullrank_table.go), filled by the first full ranking.
+	lenCaches sync.Map
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance

@@ -178,6 +178,9 @@ type SearchResult struct {
 	Query    string        // the FTS5 expression actually run (after sanitising)
 	Elapsed  time.Duration // time spent in the store
 	Complete bool          // false when ranking ran over a bounded candidate set
+	// Matches is how many rows matched and were ranked, when the final
+	// phase ranked every match (0 when it was not counted).
+	Matches int
 	// Parsed is the query as the search understood it (its positive terms,
 	// phrases, prefixes, CJK pieces), for highlighting and transcript windows.
 	Parsed Query

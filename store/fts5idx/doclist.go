@@ -15,15 +15,32 @@ type Source interface {
 	SeekPage(segid int, term []byte) (pgno int, ok bool, err error)
 }
 
-// Posting is one row of a term's doclist.
+// Posting is one row of a term's doclist. It holds no pointers, so that
+// the hundreds of thousands of a common word's rows copy and merge as
+// plain memory.
 type Posting struct {
 	Rowid int64
 	// Tf is the number of the term's positions in the row (every column).
-	Tf int32
-	// Pos is the raw position list (collists, fts5_index.c "poslist
-	// format"); nil when postings of several terms were combined.
-	Pos []byte
+	Tf  int32
+	pos int32 // index of the row's position list in Doclist.pos; -1 for none
 	del bool
+}
+
+// Doclist is a term's rows, ascending, with their position lists when
+// they were asked for.
+type Doclist struct {
+	Rows []Posting
+	pos  [][]byte
+}
+
+// Pos returns row i's raw position list (collists, fts5_index.c "poslist
+// format"); nil when position lists were not kept or several terms were
+// combined.
+func (d Doclist) Pos(i int) []byte {
+	if k := d.Rows[i].pos; k >= 0 && int(k) < len(d.pos) {
+		return d.pos[k]
+	}
+	return nil
 }
 
 // segmentRowid is a leaf page's id in %_data (fts5_index.c: FTS5_SEGMENT_ROWID).
@@ -71,6 +88,20 @@ func (s *scan) loadPage(pgno int) (*page, error) {
 type scan struct {
 	src Source
 	seg Segment
+	// buf is where doclists are decoded, one after another, reused from
+	// query to query: a common word's rows grown into fresh slices cost
+	// more than reading them.
+	buf *[]Posting
+	pos *[][]byte // where position lists are kept; nil: not kept
+}
+
+// keep stores a position list and returns its index.
+func (s *scan) keep(pl []byte) int32 {
+	if s.pos == nil {
+		return -1
+	}
+	*s.pos = append(*s.pos, pl)
+	return int32(len(*s.pos) - 1)
 }
 
 // Terms calls fn with the doclist (ascending rowids, delete markers kept)
@@ -140,7 +171,7 @@ pages:
 // over the following pages, up to the first term found on one. It returns
 // the postings and the number of the page it ended on.
 func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posting, int, error) {
-	var out []Posting
+	base := len(*s.buf)
 	var (
 		rowid int64
 		first = true
@@ -157,9 +188,9 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 				r.off += n
 				need -= n
 				if need == 0 {
-					cur.Pos = carry
+					cur.pos = s.keep(carry)
 					cur.Tf = countPositions(carry)
-					out = append(out, cur)
+					*s.buf = append(*s.buf, cur)
 					carry = nil
 				}
 				continue
@@ -182,10 +213,10 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 			n := int(sz >> 1)
 			cur = Posting{Rowid: rowid, del: n == 0}
 			if r.off+n <= len(b) {
-				cur.Pos = b[r.off : r.off+n]
-				cur.Tf = countPositions(cur.Pos)
+				cur.pos = s.keep(b[r.off : r.off+n])
+				cur.Tf = countPositions(b[r.off : r.off+n])
 				r.off += n
-				out = append(out, cur)
+				*s.buf = append(*s.buf, cur)
 				continue
 			}
 			carry = append([]byte(nil), b[r.off:]...)
@@ -237,7 +268,7 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 	if need > 0 {
 		return nil, last, fmt.Errorf("%w: segment %d: a position list ends past the segment", ErrUnsupported, s.seg.ID)
 	}
-	return out, last, nil
+	return (*s.buf)[base:], last, nil
 }
 
 func (r *reader) bytes(n int) []byte {

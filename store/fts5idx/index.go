@@ -1,6 +1,6 @@
 package fts5idx
 
-import "slices"
+import "sync"
 
 // Main is the byte that starts every term of the main index; prefix index
 // i (1-based, in the order of the table's prefix= option) uses Main+i
@@ -11,34 +11,80 @@ const Main = '0'
 // byte names the index: Main, or a prefix index), over every segment:
 // ascending rowids, each row's newest entry, deleted rows left out. With
 // prefix, every term starting with key is read and a row's postings are
-// combined (Tf summed, Pos nil).
-func Postings(src Source, st Structure, key []byte, prefix bool) ([]Posting, error) {
-	byTerm := map[string][]Posting{}
+// combined (Tf summed). Position lists are kept when withPos is set and
+// only one term was read.
+func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Doclist, error) {
+	var d Doclist
+	type span struct{ from, to int }
+	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
 	var order []string
+	buf := scratch.Get().(*[]Posting)
+	defer scratch.Put(buf)
+	*buf = (*buf)[:0]
 	for _, seg := range st.Segments { // oldest first
-		sc := scan{src: src, seg: seg}
+		sc := scan{src: src, seg: seg, buf: buf}
+		if withPos {
+			sc.pos = &d.pos
+		}
 		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
 			t := string(term)
-			old, seen := byTerm[t]
-			if !seen {
+			if _, seen := bySeg[t]; !seen {
 				order = append(order, t)
 			}
-			byTerm[t] = newestWins(old, ps)
+			// ps is the tail of buf, where it was just decoded.
+			bySeg[t] = append(bySeg[t], span{len(*buf) - len(ps), len(*buf)})
 		})
 		if err != nil {
-			return nil, err
+			return d, err
 		}
 	}
-	var out []Posting
 	for i, t := range order {
-		live := slices.DeleteFunc(byTerm[t], func(p Posting) bool { return p.del })
+		lists := make([][]Posting, 0, len(bySeg[t]))
+		for _, sp := range bySeg[t] {
+			lists = append(lists, (*buf)[sp.from:sp.to])
+		}
+		live := current(lists)
 		if i == 0 {
-			out = live
+			d.Rows = live
 			continue
 		}
-		out = combine(out, live)
+		d.Rows, d.pos = combine(d.Rows, live), nil
 	}
-	return out, nil
+	return d, nil
+}
+
+// scratch holds decoding buffers between queries.
+var scratch = sync.Pool{New: func() any { return new([]Posting) }}
+
+// current merges one term's doclists from segments given oldest first:
+// each row's newest entry, deleted rows left out. Segments written by
+// appends hold disjoint, increasing rowid ranges, so the usual case is one
+// copy; overlapping ones are merged newest first wins.
+func current(lists [][]Posting) []Posting {
+	ordered := true
+	n := 0
+	for i, l := range lists {
+		n += len(l)
+		if i > 0 && len(l) > 0 && len(lists[i-1]) > 0 && lists[i-1][len(lists[i-1])-1].Rowid >= l[0].Rowid {
+			ordered = false
+		}
+	}
+	if !ordered {
+		acc := lists[0]
+		for _, l := range lists[1:] {
+			acc = newestWins(acc, l)
+		}
+		lists = [][]Posting{acc}
+	}
+	out := make([]Posting, 0, n)
+	for _, l := range lists {
+		for _, p := range l {
+			if !p.del {
+				out = append(out, p)
+			}
+		}
+	}
+	return out
 }
 
 // newestWins merges two ascending doclists of one term; where both hold a
@@ -82,22 +128,22 @@ func combine(a, b []Posting) []Posting {
 	for i < len(a) && j < len(b) {
 		switch x, y := a[i].Rowid, b[j].Rowid; {
 		case x < y:
-			out = append(out, Posting{Rowid: x, Tf: a[i].Tf})
+			out = append(out, Posting{Rowid: x, Tf: a[i].Tf, pos: -1})
 			i++
 		case x > y:
-			out = append(out, Posting{Rowid: y, Tf: b[j].Tf})
+			out = append(out, Posting{Rowid: y, Tf: b[j].Tf, pos: -1})
 			j++
 		default:
-			out = append(out, Posting{Rowid: x, Tf: a[i].Tf + b[j].Tf})
+			out = append(out, Posting{Rowid: x, Tf: a[i].Tf + b[j].Tf, pos: -1})
 			i++
 			j++
 		}
 	}
 	for ; i < len(a); i++ {
-		out = append(out, Posting{Rowid: a[i].Rowid, Tf: a[i].Tf})
+		out = append(out, Posting{Rowid: a[i].Rowid, Tf: a[i].Tf, pos: -1})
 	}
 	for ; j < len(b); j++ {
-		out = append(out, Posting{Rowid: b[j].Rowid, Tf: b[j].Tf})
+		out = append(out, Posting{Rowid: b[j].Rowid, Tf: b[j].Tf, pos: -1})
 	}
 	return out
 }

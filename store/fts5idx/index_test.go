@@ -105,7 +105,8 @@ func check(t *testing.T, db *sqlite3.Conn, table, term string, prefix bool, pref
 	src := connSource{db: db, t: table}
 	key := []byte{byte(Main + prefixIndex)}
 	key = append(key, term...)
-	got, err := Postings(src, structure(t, src), key, prefix && prefixIndex == 0)
+	d, err := Postings(src, structure(t, src), key, prefix && prefixIndex == 0, true)
+	got := d.Rows
 	if err != nil {
 		t.Fatalf("%s %q: %v", table, term, err)
 	}
@@ -116,6 +117,9 @@ func check(t *testing.T, db *sqlite3.Conn, table, term string, prefix bool, pref
 	for i, p := range got {
 		if i > 0 && got[i-1].Rowid >= p.Rowid {
 			t.Fatalf("%q: rowids not ascending at %d", term, i)
+		}
+		if pl := d.Pos(i); !prefix && int32(len(positions(pl))) != p.Tf {
+			t.Fatalf("%q row %d: %d positions decoded, tf %d", term, p.Rowid, len(positions(pl)), p.Tf)
 		}
 		if exp[p.Rowid] != p.Tf {
 			t.Fatalf("%s %q row %d: tf %d, FTS5 counts %d", table, term, p.Rowid, p.Tf, exp[p.Rowid])
@@ -219,4 +223,9 @@ func TestParseStructureRejectsV2(t *testing.T) {
 	if _, err := ParseStructure([]byte{1}); err == nil {
 		t.Fatal("a short record was read")
 	}
+}
+
+func positions(pl []byte) (out [][2]int) {
+	Positions(pl, func(col, off int) { out = append(out, [2]int{col, off}) })
+	return out
 }

@@ -1,0 +1,419 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// Full ranking: bm25 over every match, computed in Go from the index.
+//
+// FTS5's bm25() costs a %_docsize lookup and an auxiliary-function call per
+// matching row, about a second for a word in 40 % of a million messages, so
+// the final phase used to rank only the newest rankCandidates matches. Here
+// each phrase's doclist is read from the index pages themselves
+// (store/fts5idx), the expression is evaluated over the rowid lists, and
+// every matching row is scored with FTS5's own formula and inputs: the
+// phrase's idf from its document frequency over the index's row count, the
+// row's token count (docLens, a cache of %_docsize) against the average
+// from the averages record. The result is FTS5's ranking, with ties broken
+// newest first; only the best rows are then read with their text and the
+// caller's filters.
+
+// fullRankMaxChecked bounds how many of the best-scored rows are read to
+// fill a page when the caller's filters reject most of them; past it the
+// answer is what passed so far, marked incomplete.
+var fullRankMaxChecked = 50000
+
+// errFullRankNA: full ranking does not apply; the caller ranks with FTS5.
+var errFullRankNA = errors.New("full ranking not applicable")
+
+// scored is one matching row and its bm25 score (higher is better).
+type scored struct {
+	rowid int64
+	score float64
+}
+
+// better orders rows best first: higher score, then newer.
+func (a scored) better(b scored) bool {
+	if a.score != b.score {
+		return a.score > b.score
+	}
+	return a.rowid > b.rowid
+}
+
+// rankedMatches is every row matching an expression, ready to be scored.
+type rankedMatches struct {
+	rows    []int64 // ascending
+	phrases [][]fts5idx.Posting
+	idf     []float64
+	lens    []uint32
+	avgdl   float64
+}
+
+// each calls fn with every matching row and its bm25 score, in rowid order:
+// FTS5's bm25 (fts5_aux.c fts5Bm25Function), phrase by phrase. Scores are
+// computed again on each call rather than kept: a common word has hundreds
+// of thousands of rows, of which a page needs a few.
+func (r *rankedMatches) each(fn func(scored)) {
+	cur := make([]int, len(r.phrases))
+	for _, id := range r.rows {
+		d := r.avgdl
+		if id >= 0 && id < int64(len(r.lens)) {
+			d = float64(r.lens[id])
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*d/r.avgdl)
+		var sc float64
+		for i, ps := range r.phrases {
+			j := cur[i]
+			for j < len(ps) && ps[j].Rowid < id {
+				j++
+			}
+			cur[i] = j
+			if j < len(ps) && ps[j].Rowid == id {
+				tf := float64(ps[j].Tf)
+				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+			}
+		}
+		fn(scored{rowid: id, score: sc})
+	}
+}
+
+// fullRankMatches evaluates p's expression over its table's doclists.
+func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
+	if p.table == "" || p.latin != "" {
+		return nil, errFullRankNA
+	}
+	t, ok, err := readFTSTable(c, p.table)
+	if err != nil || !ok {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	tokenize := unicode61Tokens
+	if t.trigram {
+		tokenize = trigramTokens
+	}
+	tree, ok := parseFTSExpr(p.expr, tokenize)
+	if !ok {
+		return nil, errFullRankNA
+	}
+	src := ftsSource{c: c, table: p.table}
+	sb, err := src.Block(fts5idx.StructureID)
+	if err != nil {
+		return nil, err
+	}
+	st, err := fts5idx.ParseStructure(sb)
+	if err != nil {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	ab, err := src.Block(fts5idx.AveragesID)
+	if err != nil {
+		return nil, err
+	}
+	avg, err := fts5idx.ParseAverages(ab)
+	if err != nil {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	lens, ok, err := s.docLens(p.table).refresh(c, p.table)
+	if err != nil || !ok {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
+	for i, ph := range tree.phrases {
+		if r.phrases[i], err = phrasePostings(src, st, t, ph); err != nil {
+			return nil, err
+		}
+	}
+	r.rows = evalExpr(tree.root, r.phrases)
+	nRow := float64(max(avg.Rows, 1))
+	r.avgdl = float64(avg.TotalTokens()) / nRow
+	if r.avgdl <= 0 {
+		r.avgdl = 1
+	}
+	for i, ps := range r.phrases {
+		n := float64(len(ps))
+		r.idf[i] = math.Log((nRow - n + 0.5) / (n + 0.5))
+		if r.idf[i] <= 0 {
+			r.idf[i] = 1e-6
+		}
+	}
+	return r, nil
+}
+
+// phrasePostings returns the rows holding the phrase and, as Tf, how many
+// times it occurs in each.
+func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, error) {
+	lists := make([]fts5idx.Doclist, len(ph.tokens))
+	for i, tok := range ph.tokens {
+		key, scan := append([]byte{fts5idx.Main}, tok...), false
+		if ph.prefix && i == len(ph.tokens)-1 {
+			scan = true
+			for k, n := range t.prefixes {
+				if n == utf8.RuneCountInString(tok) {
+					key[0], scan = byte(fts5idx.Main+k+1), false
+					break
+				}
+			}
+			if scan && len(ph.tokens) > 1 {
+				return nil, errFullRankNA // a phrase ending in a prefix no index holds: FTS5 ranks it
+			}
+		}
+		var err error
+		if lists[i], err = fts5idx.Postings(src, st, key, scan, len(ph.tokens) > 1); err != nil {
+			if errors.Is(err, fts5idx.ErrUnsupported) {
+				err = errors.Join(errFullRankNA, err)
+			}
+			return nil, err
+		}
+	}
+	if len(lists) == 1 {
+		return lists[0].Rows, nil
+	}
+	return phraseRows(lists), nil
+}
+
+// phraseRows keeps the rows where the tokens occur one after another in a
+// column, counting each occurrence of the whole phrase.
+func phraseRows(lists []fts5idx.Doclist) []fts5idx.Posting {
+	var out []fts5idx.Posting
+	idx := make([]int, len(lists))
+	pos := make([][]uint64, len(lists))
+	for i0, first := range lists[0].Rows {
+		id := first.Rowid
+		idx[0] = i0
+		all := true
+		for k := 1; k < len(lists); k++ {
+			rows := lists[k].Rows
+			j := idx[k]
+			for j < len(rows) && rows[j].Rowid < id {
+				j++
+			}
+			idx[k] = j
+			if j >= len(rows) || rows[j].Rowid != id {
+				all = false
+				break
+			}
+		}
+		if !all {
+			continue
+		}
+		for k := range lists {
+			pl := lists[k].Pos(idx[k])
+			pos[k] = pos[k][:0]
+			fts5idx.Positions(pl, func(col, off int) { pos[k] = append(pos[k], uint64(col)<<32|uint64(off)) })
+		}
+		var n int32
+		for _, start := range pos[0] {
+			ok := true
+			for k := 1; k < len(pos) && ok; k++ {
+				_, ok = slices.BinarySearch(pos[k], start+uint64(k))
+			}
+			if ok {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, fts5idx.Posting{Rowid: id, Tf: n})
+		}
+	}
+	return out
+}
+
+// evalExpr returns the rowids (ascending) that satisfy the expression.
+func evalExpr(n *exprNode, phrases [][]fts5idx.Posting) []int64 {
+	switch n.op {
+	case opPhrase:
+		ps := phrases[n.phrase]
+		out := make([]int64, len(ps))
+		for i, p := range ps {
+			out[i] = p.Rowid
+		}
+		return out
+	case opNot:
+		return difference(evalExpr(n.kids[0], phrases), evalExpr(n.kids[1], phrases))
+	}
+	acc := evalExpr(n.kids[0], phrases)
+	for _, k := range n.kids[1:] {
+		if n.op == opAnd {
+			acc = intersect(acc, evalExpr(k, phrases))
+		} else {
+			acc = union(acc, evalExpr(k, phrases))
+		}
+	}
+	return acc
+}
+
+func intersect(a, b []int64) []int64 {
+	var out []int64
+	for i, j := 0, 0; i < len(a) && j < len(b); {
+		switch {
+		case a[i] < b[j]:
+			i++
+		case a[i] > b[j]:
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	return out
+}
+
+func union(a, b []int64) []int64 {
+	out := make([]int64, 0, max(len(a), len(b)))
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		switch {
+		case a[i] < b[j]:
+			out = append(out, a[i])
+			i++
+		case a[i] > b[j]:
+			out = append(out, b[j])
+			j++
+		default:
+			out = append(out, a[i])
+			i++
+			j++
+		}
+	}
+	out = append(out, a[i:]...)
+	return append(out, b[j:]...)
+}
+
+func difference(a, b []int64) []int64 {
+	var out []int64
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// best returns the m best rows of r, best first.
+func (r *rankedMatches) best(m int) []scored {
+	// A min-heap of the best m seen: its root is the worst kept.
+	h := make([]scored, 0, min(m, len(r.rows)))
+	down := func(i int) {
+		for {
+			l, small := 2*i+1, i
+			if l < len(h) && h[small].better(h[l]) {
+				small = l
+			}
+			if r := l + 1; r < len(h) && h[small].better(h[r]) {
+				small = r
+			}
+			if small == i {
+				return
+			}
+			h[i], h[small] = h[small], h[i]
+			i = small
+		}
+	}
+	r.each(func(x scored) {
+		if len(h) < m {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if !h[parent].better(h[i]) {
+					break
+				}
+				h[i], h[parent] = h[parent], h[i]
+				i = parent
+			}
+			return
+		}
+		if x.better(h[0]) {
+			h[0] = x
+			down(0)
+		}
+	})
+	slices.SortFunc(h, func(a, b scored) int { return boolDesc(a.better(b), b.better(a)) })
+	return h
+}
+
+// fullRank answers the final phase of a relevance-ordered search over
+// every match. It returns errFullRankNA when the query or the table is one
+// it does not read; the caller then ranks as before.
+func (s *Store) fullRank(c *conn, q parsedQuery, f SearchFilter, p match, res SearchResult) (SearchResult, error) {
+	return s.fullRankTry(c, q, f, p, res, false)
+}
+
+func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res SearchResult, again bool) (SearchResult, error) {
+	orig := res
+	all, err := s.fullRankMatches(c, p)
+	if err != nil {
+		return res, err
+	}
+	res.Matches = len(all.rows)
+	need := f.Offset + f.Limit
+	filter, fargs := s.filterSQL(f)
+	var (
+		passed  []candidate // in rank order
+		checked int
+		m       = need + need/2 + 16
+	)
+	for {
+		best := all.best(m)
+		batch := best[checked:]
+		if len(batch) > 0 {
+			ids := make([]any, len(batch))
+			for i, b := range batch {
+				ids[i] = b.rowid
+			}
+			byID := make(map[int64]candidate, len(batch))
+			sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack +
+				" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" + placeholders(len(ids)) + ") AND " + filter
+			err := c.query(sql, append(ids, fargs...), func(st stmtRow) error {
+				h := scanHit(st, p.index)
+				byID[h.MessageID] = candidate{hit: h, text: DecodeContent(st.ColumnText(hitColumnCount))}
+				return nil
+			})
+			if err != nil {
+				return res, err
+			}
+			for _, b := range batch {
+				if cd, ok := byID[b.rowid]; ok {
+					cd.score = b.score
+					cd.hit.Rank = -b.score
+					passed = append(passed, cd)
+				}
+			}
+			checked = len(best)
+		}
+		if len(passed) >= need || checked >= len(all.rows) {
+			break
+		}
+		if checked >= fullRankMaxChecked {
+			res.Complete = false
+			res.Notice = joinNotice(res.Notice, fmt.Sprintf("the filters passed %d of the best %d matches: showing those", len(passed), checked))
+			break
+		}
+		m = min(checked*4, fullRankMaxChecked)
+	}
+	ids := make([]int64, 0, len(passed))
+	for i := f.Offset; i < len(passed) && len(res.Hits) < f.Limit; i++ {
+		h := passed[i].hit
+		h.Snippet = goSnippet(passed[i].text, q)
+		res.Hits = append(res.Hits, h)
+		ids = append(ids, h.MessageID)
+	}
+	if same, err := verifyLens(c, p.table, all.lens, ids); err != nil {
+		return res, err
+	} else if !same && !again {
+		// A row was rewritten in place since its length was cached: read
+		// every length again, once, and rank again.
+		s.docLens(p.table).drop()
+		return s.fullRankTry(c, q, f, p, orig, true)
+	}
+	return res, nil
+}

@@ -1,0 +1,309 @@
+package store
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+)
+
+// The FTS5 expressions recall renders (query.go, cjk.go), read back into a
+// tree that full ranking evaluates over doclists. Only what FTS5 ranks as
+// plain phrases is read: quoted or bare strings, a trailing *, AND, OR,
+// NOT, implicit AND and parentheses. NEAR groups, column filters and ^
+// are left to FTS5 (exprTree returns ok=false).
+
+// exprOp is a node's operator.
+type exprOp int
+
+const (
+	opPhrase exprOp = iota
+	opAnd
+	opOr
+	opNot // kids[0] NOT kids[1]
+)
+
+// exprNode is one node of a parsed expression.
+type exprNode struct {
+	op     exprOp
+	kids   []*exprNode
+	phrase int // opPhrase: index into exprTree.phrases
+}
+
+// exprPhrase is one phrase as the index holds it.
+type exprPhrase struct {
+	tokens []string // index terms, in order
+	prefix bool     // the last token is a prefix
+}
+
+// exprTree is a parsed expression and its phrases (bm25 scores each).
+type exprTree struct {
+	root    *exprNode
+	phrases []exprPhrase
+}
+
+// parseFTSExpr reads expr; tokenize turns a string into the table's terms.
+func parseFTSExpr(expr string, tokenize func(string) []string) (exprTree, bool) {
+	p := exprParser{toks: lexFTS(expr), tokenize: tokenize}
+	if p.toks == nil {
+		return exprTree{}, false
+	}
+	root := p.or()
+	if root == nil || p.bad || p.i != len(p.toks) {
+		return exprTree{}, false
+	}
+	return exprTree{root: root, phrases: p.phrases}, true
+}
+
+type lexKind int
+
+const (
+	lexString lexKind = iota
+	lexAnd
+	lexOr
+	lexNot
+	lexOpen
+	lexClose
+)
+
+type lexTok struct {
+	kind   lexKind
+	text   string
+	prefix bool
+}
+
+// lexFTS splits an expression; nil means it uses syntax full ranking leaves to FTS5.
+func lexFTS(s string) []lexTok {
+	var out []lexTok
+	for i := 0; i < len(s); {
+		c := s[i]
+		switch {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			i++
+		case c == '(':
+			out = append(out, lexTok{kind: lexOpen})
+			i++
+		case c == ')':
+			out = append(out, lexTok{kind: lexClose})
+			i++
+		case c == '"':
+			var b strings.Builder
+			j := i + 1
+			for {
+				if j >= len(s) {
+					return nil
+				}
+				if s[j] == '"' {
+					if j+1 < len(s) && s[j+1] == '"' {
+						b.WriteByte('"')
+						j += 2
+						continue
+					}
+					break
+				}
+				b.WriteByte(s[j])
+				j++
+			}
+			t := lexTok{kind: lexString, text: b.String()}
+			i = j + 1
+			if i < len(s) && s[i] == '*' {
+				t.prefix = true
+				i++
+			}
+			out = append(out, t)
+		case isBareword(rune(c)) || c >= 0x80:
+			j := i
+			for j < len(s) {
+				r, n := utf8.DecodeRuneInString(s[j:])
+				if !isBareword(r) {
+					break
+				}
+				j += n
+			}
+			w := s[i:j]
+			i = j
+			switch w {
+			case "AND":
+				out = append(out, lexTok{kind: lexAnd})
+				continue
+			case "OR":
+				out = append(out, lexTok{kind: lexOr})
+				continue
+			case "NOT":
+				out = append(out, lexTok{kind: lexNot})
+				continue
+			case "NEAR":
+				return nil
+			}
+			t := lexTok{kind: lexString, text: w}
+			if i < len(s) && s[i] == '*' {
+				t.prefix = true
+				i++
+			}
+			out = append(out, t)
+		default:
+			return nil // ^, column filters, +, NEAR's comma...
+		}
+	}
+	return out
+}
+
+// isBareword: FTS5's bareword characters (fts5ExprIsBareword).
+func isBareword(r rune) bool {
+	return r >= 0x80 || r == '_' || r == 0x1a || (r >= '0' && r <= '9') || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z')
+}
+
+type exprParser struct {
+	toks     []lexTok
+	i        int
+	bad      bool
+	phrases  []exprPhrase
+	tokenize func(string) []string
+}
+
+func (p *exprParser) peek() (lexTok, bool) {
+	if p.i < len(p.toks) {
+		return p.toks[p.i], true
+	}
+	return lexTok{}, false
+}
+
+// FTS5's precedence, loosest first: OR, AND (spelled or implicit), NOT.
+func (p *exprParser) or() *exprNode {
+	n := p.and()
+	for t, ok := p.peek(); ok && t.kind == lexOr; t, ok = p.peek() {
+		p.i++
+		n = join(opOr, n, p.and())
+	}
+	return n
+}
+
+func (p *exprParser) and() *exprNode {
+	n := p.not()
+	for {
+		t, ok := p.peek()
+		if !ok {
+			return n
+		}
+		switch t.kind {
+		case lexAnd:
+			p.i++
+		case lexString, lexOpen:
+		default:
+			return n
+		}
+		n = join(opAnd, n, p.not())
+	}
+}
+
+func (p *exprParser) not() *exprNode {
+	n := p.primary()
+	for t, ok := p.peek(); ok && t.kind == lexNot; t, ok = p.peek() {
+		p.i++
+		n = &exprNode{op: opNot, kids: []*exprNode{n, p.primary()}}
+		if n.kids[0] == nil || n.kids[1] == nil {
+			p.bad = true
+		}
+	}
+	return n
+}
+
+func (p *exprParser) primary() *exprNode {
+	t, ok := p.peek()
+	if !ok {
+		p.bad = true
+		return nil
+	}
+	p.i++
+	switch t.kind {
+	case lexOpen:
+		n := p.or()
+		if c, ok := p.peek(); !ok || c.kind != lexClose {
+			p.bad = true
+			return nil
+		}
+		p.i++
+		return n
+	case lexString:
+		toks := p.tokenize(t.text)
+		if len(toks) == 0 {
+			p.bad = true // FTS5 has its own rules for an empty phrase
+			return nil
+		}
+		p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix})
+		return &exprNode{op: opPhrase, phrase: len(p.phrases) - 1}
+	}
+	p.bad = true
+	return nil
+}
+
+func join(op exprOp, a, b *exprNode) *exprNode {
+	if a == nil || b == nil {
+		return nil
+	}
+	if a.op == op && op != opNot {
+		a.kids = append(a.kids, b)
+		return a
+	}
+	return &exprNode{op: op, kids: []*exprNode{a, b}}
+}
+
+// unicode61Tokens splits s as FTS5's default tokenizer does (unicode61,
+// remove_diacritics 1): runs of letters, numbers and private-use
+// characters, case folded, Latin diacritics removed.
+func unicode61Tokens(s string) []string {
+	var out []string
+	var b strings.Builder
+	flush := func() {
+		if b.Len() > 0 {
+			out = append(out, b.String())
+			b.Reset()
+		}
+	}
+	for _, r := range s {
+		if !(unicode.IsLetter(r) || unicode.IsNumber(r) || unicode.Is(unicode.Co, r)) {
+			if !unicode.Is(unicode.Mn, r) || b.Len() == 0 {
+				flush()
+			}
+			continue
+		}
+		b.WriteString(foldRune(r, true))
+	}
+	flush()
+	return out
+}
+
+// trigramTokens splits s as tokenize='trigram' does: every run of three
+// characters, case folded.
+func trigramTokens(s string) []string {
+	rs := []rune(s)
+	var out []string
+	for i := 0; i+3 <= len(rs); i++ {
+		var b strings.Builder
+		for _, r := range rs[i : i+3] {
+			b.WriteString(foldRune(r, false))
+		}
+		out = append(out, b.String())
+	}
+	return out
+}
+
+// foldRune lower-cases r and, for unicode61, strips a Latin diacritic.
+func foldRune(r rune, diacritics bool) string {
+	r = unicode.ToLower(r)
+	if !diacritics || r < 0xc0 || !unicode.Is(unicode.Latin, r) {
+		return string(r)
+	}
+	d := norm.NFD.String(string(r))
+	base, n := utf8.DecodeRuneInString(d)
+	if n == len(d) || !unicode.Is(unicode.Latin, base) {
+		return string(r)
+	}
+	for _, m := range d[n:] {
+		if !unicode.Is(unicode.Mn, m) {
+			return string(r)
+		}
+	}
+	return string(base)
+}

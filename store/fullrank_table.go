@@ -1,0 +1,220 @@
+package store
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// ftsTable is what full ranking needs to know of one FTS5 table, read
+// from its CREATE VIRTUAL TABLE statement.
+type ftsTable struct {
+	name     string
+	trigram  bool  // tokenize='trigram' (case folded, no diacritics removed)
+	prefixes []int // the prefix= lengths, in characters, in declared order
+	columns  int
+}
+
+var (
+	ftsOptionRE = regexp.MustCompile(`(?i)(\w+)\s*=\s*('(?:[^']|'')*'|"(?:[^"]|"")*"|[\w.]+)`)
+	ftsArgsRE   = regexp.MustCompile(`(?is)using\s+fts5\s*\((.*)\)\s*;?\s*$`)
+)
+
+// readFTSTable parses table's declaration; ok is false for options full
+// ranking does not read the same way FTS5 does (another tokenizer or its
+// options, detail other than full, no %_docsize, contentless deletes).
+func readFTSTable(c *conn, table string) (ftsTable, bool, error) {
+	sql, found, err := c.scalarText("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = ?", table)
+	if err != nil || !found {
+		return ftsTable{}, false, err
+	}
+	m := ftsArgsRE.FindStringSubmatch(sql)
+	if m == nil {
+		return ftsTable{}, false, nil
+	}
+	t := ftsTable{name: table}
+	for _, arg := range strings.Split(m[1], ",") {
+		arg = strings.TrimSpace(arg)
+		if !strings.Contains(arg, "=") {
+			t.columns++
+			continue
+		}
+		o := ftsOptionRE.FindStringSubmatch(arg)
+		if o == nil {
+			return t, false, nil
+		}
+		key, val := strings.ToLower(o[1]), strings.Trim(o[2], `'"`)
+		switch key {
+		case "prefix":
+			for _, f := range strings.Fields(val) {
+				n, err := strconv.Atoi(f)
+				if err != nil {
+					return t, false, nil
+				}
+				t.prefixes = append(t.prefixes, n)
+			}
+		case "tokenize":
+			switch strings.ToLower(strings.TrimSpace(val)) {
+			case "trigram":
+				t.trigram = true
+			case "unicode61":
+			default:
+				return t, false, nil
+			}
+		case "content", "content_rowid":
+			// External content changes where text lives, not the index.
+		default:
+			return t, false, nil // detail, columnsize, contentless_delete, tokenchars...
+		}
+	}
+	return t, t.columns > 0, nil
+}
+
+// ftsSource reads a table's %_data and %_idx through a connection's
+// statement cache.
+type ftsSource struct {
+	c     *conn
+	table string
+}
+
+func (s ftsSource) Block(id int64) ([]byte, error) {
+	st, err := s.c.prepare("SELECT block FROM " + s.table + "_data WHERE id = ?")
+	if err != nil {
+		return nil, err
+	}
+	defer st.Reset()
+	st.BindInt64(1, id)
+	if st.Step() {
+		return st.ColumnBlob(0, nil), nil
+	}
+	return nil, st.Err()
+}
+
+func (s ftsSource) SeekPage(segid int, term []byte) (int, bool, error) {
+	st, err := s.c.prepare("SELECT pgno FROM " + s.table + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Reset()
+	st.BindInt(1, segid)
+	st.BindBlob(2, term)
+	if st.Step() {
+		return int(st.ColumnInt64(0) >> 1), true, nil // the low bit flags a doclist index
+	}
+	return 0, false, st.Err()
+}
+
+// docLens caches one table's per-row token counts (its %_docsize, summed
+// over columns) by rowid: bm25 needs the length of every matching row, and
+// a %_docsize lookup per row is what makes FTS5's own ranking of a broad
+// query slow. Rows added since the last query are read on the next one; a
+// row rewritten in place is caught when the answer's rows are checked
+// against %_docsize (verifyLens), which then drops the cache.
+type docLens struct {
+	mu   sync.Mutex
+	lens []uint32 // by rowid; 0 for no row
+	upTo int64    // rows with rowid <= upTo are loaded
+}
+
+// maxCachedRowid bounds the slice a table's rowids index: beyond it (sparse
+// or huge rowids) full ranking is not used.
+const maxCachedRowid = 64 << 20
+
+func (s *Store) docLens(table string) *docLens {
+	v, _ := s.lenCaches.LoadOrStore(table, &docLens{})
+	return v.(*docLens)
+}
+
+// refresh reads the rows added since the last call; it returns the lengths
+// to use (shared, read-only) or ok=false when rowids are out of range.
+func (d *docLens) refresh(c *conn, table string) (lens []uint32, ok bool, err error) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	top, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM " + table + "_docsize")
+	if err != nil {
+		return nil, false, err
+	}
+	if top > maxCachedRowid {
+		return nil, false, nil
+	}
+	if top < d.upTo {
+		d.lens, d.upTo = nil, 0 // rows went away at the end: read again
+	}
+	if top > d.upTo {
+		grown := make([]uint32, top+1)
+		copy(grown, d.lens)
+		from := d.upTo
+		d.lens = grown
+		// Kept as it is read: an interrupted fill goes on from there next time.
+		err := c.unbudgeted(func() error {
+			return c.query("SELECT id, sz FROM "+table+"_docsize WHERE id > ? ORDER BY id", []any{from}, func(st stmtRow) error {
+				id := st.ColumnInt64(0)
+				if id >= 0 && id <= top {
+					grown[id] = sumVarints(st.ColumnRawBlob(1))
+					d.upTo = id
+				}
+				return nil
+			})
+		})
+		if err != nil {
+			return nil, false, err
+		}
+		d.upTo = top
+	}
+	return d.lens, true, nil
+}
+
+// drop forgets the cache (a length read from %_docsize differed).
+func (d *docLens) drop() {
+	d.mu.Lock()
+	d.lens, d.upTo = nil, 0
+	d.mu.Unlock()
+}
+
+// sumVarints adds the varints of a %_docsize record: the row's tokens in
+// every column.
+func sumVarints(b []byte) uint32 {
+	var n uint64
+	for i := 0; i < len(b); {
+		v, k := fts5idx.Varint(b[i:])
+		if k == 0 {
+			break
+		}
+		n += v
+		i += k
+	}
+	return uint32(min(n, 1<<32-1))
+}
+
+// verifyLens checks the cached lengths of rows against %_docsize.
+func verifyLens(c *conn, table string, lens []uint32, ids []int64) (bool, error) {
+	if len(ids) == 0 {
+		return true, nil
+	}
+	args := make([]any, len(ids))
+	for i, id := range ids {
+		args[i] = id
+	}
+	same := true
+	err := c.query("SELECT id, sz FROM "+table+"_docsize WHERE id IN ("+placeholders(len(ids))+")", args, func(st stmtRow) error {
+		id := st.ColumnInt64(0)
+		if id < 0 || id >= int64(len(lens)) || lens[id] != sumVarints(st.ColumnRawBlob(1)) {
+			same = false
+		}
+		return nil
+	})
+	return same, err
+}
+
+func placeholders(n int) string {
+	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
+}
+
+// String names the table and its options, for errors and tests.
+func (t ftsTable) String() string {
+	return fmt.Sprintf("%s(columns %d, trigram %v, prefix %v)", t.name, t.columns, t.trigram, t.prefixes)
+}
