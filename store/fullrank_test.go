@@ -1,0 +1,232 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// fullRankCorpus writes n messages over a small vocabulary (so that common
+// words match far more rows than rankCandidates), in many transactions (so
+// the index has many segments), with some rows rewritten and deleted.
+func fullRankCorpus(t *testing.T, n int) *Store {
+	t.Helper()
+	st := mustOpen(t)
+	rng := rand.New(rand.NewSource(3))
+	words := strings.Fields("error docker network the deploy rollback dockerfile docs connection refused timeout postgres migration nginx kube kubectl kubernetes café résumé 部署 内存泄漏 数据库 修改 服务端")
+	text := func() string {
+		k := 2 + rng.Intn(30)
+		var b strings.Builder
+		for i := 0; i < k; i++ {
+			w := words[rng.Intn(len(words))]
+			if rng.Intn(4) == 0 {
+				w = "error"
+			}
+			if rng.Intn(9) == 0 {
+				w = "connection refused"
+			}
+			b.WriteString(w + " ")
+		}
+		return b.String()
+	}
+	ctx := context.Background()
+	for batch := 0; batch*200 < n; batch++ {
+		err := st.Write(ctx, func(tx *Tx) error {
+			sid := fmt.Sprintf("s%d", batch)
+			if err := tx.UpsertSession(Session{ID: sid, Source: "cli", StartedAt: at(batch)}); err != nil {
+				return err
+			}
+			var msgs []Message
+			for i := 0; i < 200 && batch*200+i < n; i++ {
+				m := Message{SessionID: sid, Role: []string{"user", "assistant", "tool"}[i%3], Content: text(), Timestamp: at(batch*200 + i)}
+				if i%11 == 0 {
+					m.ToolName = "terminal"
+				}
+				msgs = append(msgs, m)
+			}
+			_, err := tx.InsertMessages(msgs)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	// A native writer's rewrites and deletes leave delete markers in newer segments.
+	c := rawConn(t, st.Path(), false)
+	for i := 0; i < 40; i++ {
+		id := 1 + rng.Intn(n)
+		if i%2 == 0 {
+			mustRun(t, c, "UPDATE messages SET content = ? WHERE id = ?", text(), id)
+		} else {
+			mustRun(t, c, "DELETE FROM messages WHERE id = ?", id)
+		}
+	}
+	c.close()
+	return st
+}
+
+func mustRun(t *testing.T, c *conn, sql string, args ...any) {
+	t.Helper()
+	if err := c.run(sql, args...); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFullRankEqualsFTS5 compares full ranking's scores with FTS5's own
+// bm25 over every match, for each query shape it reads: words, AND, OR,
+// NOT, phrases, prefixes with and without a prefix index, diacritics,
+// trigram and CJK bigram tables.
+func TestFullRankEqualsFTS5(t *testing.T) {
+	st := fullRankCorpus(t, 3000)
+	for _, tc := range []struct {
+		query string
+		index Index
+	}{
+		{"error", IndexUnicode61},
+		{"docker network", IndexUnicode61},
+		{"postgres OR nginx", IndexUnicode61},
+		{"error NOT docker", IndexUnicode61},
+		{`"connection refused"`, IndexUnicode61},
+		{`"refused connection"`, IndexUnicode61},
+		{"d*", IndexUnicode61},
+		{"kube*", IndexUnicode61},
+		{"dock*", IndexUnicode61},
+		{"cafe", IndexUnicode61},
+		{"(deploy OR rollback) error", IndexUnicode61},
+		{"内存泄漏", IndexTrigram},
+		{"部署", IndexCJK},
+		{"修改 服务端", IndexCJK},
+	} {
+		t.Run(tc.query, func(t *testing.T) {
+			q := parseQuery(tc.query, st.layout.ftsColumns(), false)
+			p := st.match(q, tc.index)
+			err := st.read(context.Background(), func(c *conn) error {
+				r, err := st.fullRankMatches(c, p)
+				if err != nil {
+					return fmt.Errorf("expression %s: %w", p.expr, err)
+				}
+				got := r.best(len(r.rows) + 1)
+				type row struct {
+					id    int64
+					score float64
+				}
+				var want []row
+				err = c.query("SELECT rowid, -bm25("+p.table+") FROM "+p.table+" WHERE "+p.table+" MATCH ? ORDER BY bm25("+p.table+"), rowid DESC", []any{p.expr}, func(s stmtRow) error {
+					want = append(want, row{s.ColumnInt64(0), s.ColumnFloat(1)})
+					return nil
+				})
+				if err != nil {
+					return err
+				}
+				if len(want) < 20 {
+					t.Fatalf("%s matched %d rows: the corpus is too small to test ranking", p.expr, len(want))
+				}
+				if len(got) != len(want) {
+					t.Fatalf("%s: %d matches, FTS5 has %d", p.expr, len(got), len(want))
+				}
+				for i := range want {
+					if got[i].rowid != want[i].id || math.Abs(got[i].score-want[i].score) > 1e-9*math.Max(1, want[i].score) {
+						t.Fatalf("%s rank %d: row %d score %.12f, FTS5 row %d score %.12f", p.expr, i, got[i].rowid, got[i].score, want[i].id, want[i].score)
+					}
+				}
+				return nil
+			})
+			if err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+}
+
+// TestFullRankSearchIsComplete: a query with far more matches than
+// rankCandidates is ranked over all of them (Complete, Matches), its first
+// page is FTS5's own top rows, and a filter that rejects most rows still
+// fills the page from further down the ranking.
+func TestFullRankSearchIsComplete(t *testing.T) {
+	st := fullRankCorpus(t, 3000)
+	old := rankCandidates
+	rankCandidates = 100
+	defer func() { rankCandidates = old }()
+	res := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 10})
+	if !res.Complete || res.Matches < 1000 || len(res.Hits) != 10 {
+		t.Fatalf("complete %v, matches %d, hits %d", res.Complete, res.Matches, len(res.Hits))
+	}
+	var want []int64
+	st.read(context.Background(), func(c *conn) error {
+		return c.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH 'error' ORDER BY bm25(messages_fts), rowid DESC LIMIT 10", nil, func(s stmtRow) error {
+			want = append(want, s.ColumnInt64(0))
+			return nil
+		})
+	})
+	for i, h := range res.Hits {
+		if h.MessageID != want[i] {
+			t.Fatalf("hit %d is row %d, FTS5's is %d", i, h.MessageID, want[i])
+		}
+		if !strings.Contains(strings.ToLower(h.Snippet), "error") {
+			t.Errorf("hit %d snippet %q does not show the word", i, h.Snippet)
+		}
+	}
+	tools := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 20, Roles: []string{"tool"}})
+	if len(tools.Hits) != 20 || !tools.Complete {
+		t.Fatalf("role filter: %d hits, complete %v", len(tools.Hits), tools.Complete)
+	}
+	for i, h := range tools.Hits {
+		if h.Role != "tool" || (i > 0 && h.Rank < tools.Hits[i-1].Rank) {
+			t.Fatalf("role filter: hit %d role %s rank %v after %v", i, h.Role, h.Rank, tools.Hits[max(i-1, 0)].Rank)
+		}
+	}
+	page2 := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 5, Offset: 5})
+	for i, h := range page2.Hits {
+		if h.MessageID != want[5+i] {
+			t.Fatalf("offset 5: hit %d is row %d, want %d", i, h.MessageID, want[5+i])
+		}
+	}
+}
+
+// TestFullRankSeesRewrittenRows: a row rewritten in place after the length
+// cache was filled is ranked with its new length (the answer's rows are
+// checked against %_docsize and the cache is read again).
+func TestFullRankSeesRewrittenRows(t *testing.T) {
+	st := fullRankCorpus(t, 2000)
+	first := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 1}).Hits[0]
+	c := rawConn(t, st.Path(), false)
+	mustRun(t, c, "UPDATE messages SET content = ? WHERE id = ?", "error "+strings.Repeat("padding ", 400), first.MessageID)
+	c.close()
+	again := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 1}).Hits[0]
+	if again.MessageID == first.MessageID {
+		t.Fatalf("row %d, now 400 words long, still ranks first", first.MessageID)
+	}
+}
+
+func TestParseFTSExpr(t *testing.T) {
+	for _, tc := range []struct {
+		expr    string
+		ok      bool
+		phrases int
+	}{
+		{`"docker" "network"`, true, 2},
+		{`"a" OR "b" AND "c"`, true, 3},
+		{`("a" OR "b") NOT "c"`, true, 3},
+		{`"kube"*`, true, 1},
+		{`NEAR("a" "b", 5)`, false, 0},
+		{`content : "a"`, false, 0},
+		{`^"a"`, false, 0},
+		{`"unterminated`, false, 0},
+		{`("a"`, false, 0},
+		{`"" OR "a"`, false, 0},
+	} {
+		tree, ok := parseFTSExpr(tc.expr, unicode61Tokens)
+		if ok != tc.ok || (ok && len(tree.phrases) != tc.phrases) {
+			t.Errorf("%s: ok %v phrases %d, want %v %d", tc.expr, ok, len(tree.phrases), tc.ok, tc.phrases)
+		}
+	}
+	if got := strings.Join(unicode61Tokens("Café RÉSUMÉ naïve-x_y 部署"), " "); got != "cafe resume naive x y 部署" {
+		t.Errorf("unicode61Tokens = %q", got)
+	}
+	if got := strings.Join(trigramTokens("内存泄漏"), " "); got != "内存泄 存泄漏" {
+		t.Errorf("trigramTokens = %q", got)
+	}
+}
