@@ -29,6 +29,10 @@ import (
 // answer is what passed so far, marked incomplete.
 var fullRankMaxChecked = 50000
 
+// snippetTextMax bounds the text a Go snippet reads of one row (a tool
+// output may hold 30 MB).
+const snippetTextMax = 65536
+
 // errFullRankNA: full ranking does not apply; the caller ranks with FTS5.
 var errFullRankNA = errors.New("full ranking not applicable")
 
@@ -53,6 +57,9 @@ type rankedMatches struct {
 	idf     []float64
 	lens    []uint32
 	avgdl   float64
+	// scanned: a prefix no prefix index holds was read by scanning its
+	// terms; FTS5 would scan them again for each row's snippet().
+	scanned bool
 }
 
 // each calls fn with every matching row and its bm25 score, in rowid order:
@@ -126,6 +133,7 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 		if r.phrases[i], err = phrasePostings(src, st, t, ph); err != nil {
 			return nil, err
 		}
+		r.scanned = r.scanned || (ph.prefix && !slices.Contains(t.prefixes, utf8.RuneCountInString(ph.tokens[len(ph.tokens)-1])))
 	}
 	r.rows = evalExpr(tree.root, r.phrases)
 	nRow := float64(max(avg.Rows, 1))
@@ -371,11 +379,25 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 				ids[i] = b.rowid
 			}
 			byID := make(map[int64]candidate, len(batch))
-			sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack +
-				" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" + placeholders(len(ids)) + ") AND " + filter
-			err := c.query(sql, append(ids, fargs...), func(st stmtRow) error {
+			// The index's own snippet() marks what matched (a typed prefix
+			// marks its whole word) and reads no text beyond its window;
+			// a prefix no prefix index holds is snippeted in Go instead,
+			// from the row's first snippetTextMax characters.
+			from, snip, snipArgs := " FROM "+p.table+" CROSS JOIN messages m ON m.id = "+p.table+".rowid CROSS JOIN sessions s ON s.id = m.session_id WHERE "+
+				p.table+" MATCH ? AND "+p.table+".rowid IN (", p.snippet, append(append([]any{}, p.snipArg...), p.expr)
+			if all.scanned {
+				from, snip, snipArgs = " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (", fmt.Sprintf("substr(%s, 1, %d)", haystack, snippetTextMax), nil
+			}
+			sql := "SELECT " + s.hitColumns(snip, "0") + from + placeholders(len(ids)) + ") AND " + filter
+			err := c.query(sql, append(append(snipArgs, ids...), fargs...), func(st stmtRow) error {
 				h := scanHit(st, p.index)
-				byID[h.MessageID] = candidate{hit: h, text: DecodeContent(st.ColumnText(hitColumnCount))}
+				switch {
+				case all.scanned:
+					h.Snippet = goSnippet(h.Snippet, q)
+				case p.goMark:
+					h.Snippet = markTerms(h.Snippet, q)
+				}
+				byID[h.MessageID] = candidate{hit: h}
 				return nil
 			})
 			if err != nil {
@@ -403,7 +425,6 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	ids := make([]int64, 0, len(passed))
 	for i := f.Offset; i < len(passed) && len(res.Hits) < f.Limit; i++ {
 		h := passed[i].hit
-		h.Snippet = goSnippet(passed[i].text, q)
 		res.Hits = append(res.Hits, h)
 		ids = append(ids, h.MessageID)
 	}
