@@ -407,6 +407,9 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 		return nil
 	})
 	res.Complete = len(cands) < rankCandidates // else older matches were not ranked
+	if !res.Complete {
+		res.Notice = joinNotice(res.Notice, fmt.Sprintf("ranked the newest %d matches only (NEAR, a column filter, ^ or mixed scripts are not ranked from the index): an older match may rank higher", rankCandidates))
+	}
 	if err != nil || len(cands) == 0 {
 		return res, err
 	}

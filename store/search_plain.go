@@ -1,6 +1,7 @@
 package store
 
 import (
+	"fmt"
 	"math"
 	"slices"
 	"sort"
@@ -180,6 +181,9 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	for i, list := range ids {
 		df := float64(len(list))
 		if len(list) >= plainPerWord {
+			if res.Complete {
+				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.words[i].text, plainPerWord, plainPerWord))
+			}
 			res.Complete = false
 			// Only the newest matches were read: extrapolate their density.
 			window := float64(total - list[len(list)-1] + 1)

@@ -75,7 +75,8 @@ func results(items []Item) []recall.Result {
 
 // searchChips are the status line's chips for a plain query: the date it
 // named (a filter chip), the typo it replaced, and how many of its words
-// the top session holds when not all; "" for an FTS5-syntax query.
+// the top session holds when not all; and the store's notice (a ranking
+// over part of the matches, a query cut down) for any query.
 func searchChips(d *recall.Discovery) string {
 	var chips []string
 	if d.DateFilter != "" {
@@ -92,6 +93,10 @@ func searchChips(d *recall.Discovery) string {
 		if m := recall.MatchedText(d.Results[0].Matched, d.Words); m != "" {
 			chips = append(chips, "top "+m)
 		}
+	}
+	if d.Notice != "" {
+		// Why the answer may be short or ranked over part of the matches.
+		chips = append(chips, d.Notice)
 	}
 	return termtext.OneLine(termtext.Sanitize(strings.Join(chips, " · ")))
 }
