@@ -90,15 +90,73 @@ func (r *rankedMatches) each(fn func(scored)) {
 	}
 }
 
+// ftsIndex is one FTS5 table's index, opened for reading by full ranking.
+type ftsIndex struct {
+	t    ftsTable
+	src  ftsSource
+	st   fts5idx.Structure
+	avg  fts5idx.Averages
+	lens []uint32
+}
+
+// openIndex reads table's structure, averages and row lengths;
+// errFullRankNA when the table is one full ranking does not read.
+func (s *Store) openIndex(c *conn, table string) (*ftsIndex, error) {
+	t, ok, err := readFTSTable(c, table)
+	if err != nil || !ok {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	ix := &ftsIndex{t: t, src: ftsSource{c: c, table: table}}
+	sb, err := ix.src.Block(fts5idx.StructureID)
+	if err != nil {
+		return nil, err
+	}
+	if ix.st, err = fts5idx.ParseStructure(sb); err != nil {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	ab, err := ix.src.Block(fts5idx.AveragesID)
+	if err != nil {
+		return nil, err
+	}
+	if ix.avg, err = fts5idx.ParseAverages(ab); err != nil {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	ix.lens, ok, err = s.docLens(table).refresh(c, table)
+	if err != nil || !ok {
+		return nil, errors.Join(errFullRankNA, err)
+	}
+	return ix, nil
+}
+
+// rows is the index's row count (for idf), at least 1.
+func (ix *ftsIndex) rows() float64 { return float64(max(ix.avg.Rows, 1)) }
+
+// avgdl is the index's mean row length in tokens.
+func (ix *ftsIndex) avgdl() float64 {
+	if a := float64(ix.avg.TotalTokens()) / ix.rows(); a > 0 {
+		return a
+	}
+	return 1
+}
+
+// dl is a row's length in tokens (the mean for a row not cached yet).
+func (ix *ftsIndex) dl(id int64) float64 {
+	if id >= 0 && id < int64(len(ix.lens)) {
+		return float64(ix.lens[id])
+	}
+	return ix.avgdl()
+}
+
 // fullRankMatches evaluates p's expression over its table's doclists.
 func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 	if p.table == "" || p.latin != "" {
 		return nil, errFullRankNA
 	}
-	t, ok, err := readFTSTable(c, p.table)
-	if err != nil || !ok {
-		return nil, errors.Join(errFullRankNA, err)
+	ix, err := s.openIndex(c, p.table)
+	if err != nil {
+		return nil, err
 	}
+	t, src, st, avg, lens := ix.t, ix.src, ix.st, ix.avg, ix.lens
 	tokenize := unicode61Tokens
 	if t.trigram {
 		tokenize = trigramTokens
@@ -106,27 +164,6 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 	tree, ok := parseFTSExpr(p.expr, tokenize)
 	if !ok {
 		return nil, errFullRankNA
-	}
-	src := ftsSource{c: c, table: p.table}
-	sb, err := src.Block(fts5idx.StructureID)
-	if err != nil {
-		return nil, err
-	}
-	st, err := fts5idx.ParseStructure(sb)
-	if err != nil {
-		return nil, errors.Join(errFullRankNA, err)
-	}
-	ab, err := src.Block(fts5idx.AveragesID)
-	if err != nil {
-		return nil, err
-	}
-	avg, err := fts5idx.ParseAverages(ab)
-	if err != nil {
-		return nil, errors.Join(errFullRankNA, err)
-	}
-	lens, ok, err := s.docLens(p.table).refresh(c, p.table)
-	if err != nil || !ok {
-		return nil, errors.Join(errFullRankNA, err)
 	}
 	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
 	for i, ph := range tree.phrases {

@@ -55,46 +55,48 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	if !q.empty() {
 		outOfTime := false
 		err := s.read(ctx, func(c *conn) error {
-			// The budget starts once a connection is in hand: waiting for
-			// the pool, or opening a reader on a busy machine, is not the
-			// query's cost.
-			if searchBudget > 0 {
-				runtime.LockOSThread() // the budget reads this thread's CPU time
-				defer runtime.UnlockOSThread()
-				bctx := newCPUBudget(ctx, searchBudget)
-				defer c.db.SetInterrupt(c.db.SetInterrupt(bctx))
-				defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
-			}
-			if s.plainEligible(f) {
-				if pq, ok := readPlain(query, s.layout.ftsColumns(), f.Typing, f.Now); ok {
-					pres, err := s.searchPlain(c, pq, f)
-					if err != nil || len(pres.Hits) > 0 {
-						// The sanitiser's term cap does not apply: the plain path has its own.
-						res, notice = pres, ""
-						return err
-					}
-					// No word of it is in the index: the ordinary route
-					// below still finds substrings of longer tokens.
+			return c.snapshot(func() error {
+				// The budget starts once a connection is in hand: waiting for
+				// the pool, or opening a reader on a busy machine, is not the
+				// query's cost.
+				if searchBudget > 0 {
+					runtime.LockOSThread() // the budget reads this thread's CPU time
+					defer runtime.UnlockOSThread()
+					bctx := newCPUBudget(ctx, searchBudget)
+					defer c.db.SetInterrupt(c.db.SetInterrupt(bctx))
+					defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
 				}
-			}
-			var err error
-			res, err = s.route(c, q, f)
-			if err == nil && len(res.Hits) == 0 && s.plainEligible(f) {
-				// Nothing matches the exact syntax (a question quoting a
-				// title: When did Mel read "nothing is impossible"?): its
-				// words, read as a plain query, are the answer, and it says so.
-				if relaxed, ok := relaxSyntax(query, s.layout.ftsColumns()); ok {
-					if pq, ok := readPlain(relaxed, s.layout.ftsColumns(), f.Typing, f.Now); ok {
-						pres, perr := s.searchPlain(c, pq, f)
-						if perr != nil || len(pres.Hits) > 0 {
-							pres.Suggestion = strings.TrimSuffix("nothing matched the query as written: its words were searched; "+pres.Suggestion, "; ")
-							res = pres
+				if s.plainEligible(f) {
+					if pq, ok := readPlain(query, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+						pres, err := s.searchPlain(c, pq, f)
+						if err != nil || len(pres.Hits) > 0 {
+							// The sanitiser's term cap does not apply: the plain path has its own.
+							res, notice = pres, ""
+							return err
 						}
-						return perr
+						// No word of it is in the index: the ordinary route
+						// below still finds substrings of longer tokens.
 					}
 				}
-			}
-			return err
+				var err error
+				res, err = s.route(c, q, f)
+				if err == nil && len(res.Hits) == 0 && s.plainEligible(f) {
+					// Nothing matches the exact syntax (a question quoting a
+					// title: When did Mel read "nothing is impossible"?): its
+					// words, read as a plain query, are the answer, and it says so.
+					if relaxed, ok := relaxSyntax(query, s.layout.ftsColumns()); ok {
+						if pq, ok := readPlain(relaxed, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+							pres, perr := s.searchPlain(c, pq, f)
+							if perr != nil || len(pres.Hits) > 0 {
+								pres.Suggestion = strings.TrimSuffix("nothing matched the query as written: its words were searched; "+pres.Suggestion, "; ")
+								res = pres
+							}
+							return perr
+						}
+					}
+				}
+				return err
+			})
 		})
 		switch {
 		case err != nil && outOfTime:

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 )
@@ -130,42 +129,30 @@ func (m wordMatcher) count(text string, tf []float64) (mask uint64, dl float64) 
 func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
 	res := SearchResult{Index: IndexUnicode61, Complete: true}
 	n := len(pq.words)
+	words, err := s.readWords(c, &pq)
+	if err != nil {
+		return res, err
+	}
 	ids := make([][]int64, n)
-	exprs := make([]string, n)
-	for i := range pq.words {
-		var err error
-		w := &pq.words[i]
-		if w.prefix {
-			// The ranked phase runs once typing paused: the last word is
-			// most likely complete, and as a prefix FTS5 would merge the
-			// doclist of every word it starts (20-30 ms per frequent
-			// prefix). Only a fragment that is no word is a prefix.
-			w.prefix = false
-			if ids[i], err = s.wordRows(c, wordExpr(*w)); err != nil {
-				return res, err
-			}
-			w.prefix = len(ids[i]) == 0
-		}
-		exprs[i] = wordExpr(*w)
-		if len(ids[i]) == 0 {
-			if ids[i], err = s.wordRows(c, exprs[i]); err != nil {
-				return res, err
-			}
+	for i, d := range words.docs {
+		if len(d) > 0 {
+			ids[i] = []int64{d[0].Rowid} // correctTypos asks which words matched
 		}
 	}
 	if fixed, note, err := s.correctTypos(c, &pq, ids); err != nil {
 		return res, err
 	} else if fixed {
 		pq.suggestion = note
-		for i := range pq.words {
-			exprs[i] = wordExpr(pq.words[i])
+		if words, err = s.readWords(c, &pq); err != nil {
+			return res, err
 		}
 	}
-	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
+	exprs := make([]string, n)
 	res.Words = make([]string, n)
 	for i, w := range pq.words {
-		res.Words[i] = w.text
+		exprs[i], res.Words[i] = wordExpr(w), w.text
 	}
+	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
 	res.Suggestion = pq.suggestion
 	if !pq.date.zero() {
 		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
@@ -177,28 +164,34 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	}
 	N := float64(max(total, 1))
 	idf := make([]float64, n)
-	masks := map[int64]uint64{}
-	for i, list := range ids {
-		df := float64(len(list))
-		if len(list) >= plainPerWord {
+	for i, d := range words.docs {
+		df := float64(len(d))
+		if words.capped[i] {
 			if res.Complete {
 				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.words[i].text, plainPerWord, plainPerWord))
 			}
 			res.Complete = false
 			// Only the newest matches were read: extrapolate their density.
-			window := float64(total - list[len(list)-1] + 1)
+			window := float64(total - d[0].Rowid + 1)
 			df = min(N, df*N/max(window, df))
 		}
 		idf[i] = math.Max(math.Log((N-df+0.5)/(df+0.5)), 0.05)
-		for _, id := range list {
-			masks[id] |= 1 << i
-		}
 	}
 	var sumIDF float64
 	for _, v := range idf {
 		sumIDF += v
 	}
-	if len(masks) == 0 {
+	spans, err := s.dateSpans(c, pq.date)
+	if err != nil {
+		return res, err
+	}
+	// Every matching row, pre-scored: the rarity of the distinct words it
+	// holds first (with a date, rows of sessions of that time before the
+	// rest), then its BM25 from the index (each word's count in it, its
+	// length in tokens), then newest.
+	pres := words.preScores(idf, sumIDF, spans)
+	res.Matches = len(pres)
+	if len(pres) == 0 {
 		// No message holds a word: a session whose title does ("bad
 		// gateway") is still an answer, anchored at its first prompt.
 		firsts, err := s.titleRows(c, pq)
@@ -206,57 +199,47 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			return res, err
 		}
 		for _, id := range firsts {
-			masks[id] = 0
+			pres = append(pres, plainPre{id: id})
 		}
 	}
+	if len(pres) > plainRows {
+		// Sessions are ranked from the best rows, not from all of them.
+		res.Complete = false
+	}
 
-	// Pre-score by the rarity of the words each row holds; keep the best.
-	// With a date, rows of sessions of that time go first: the oldest rows
-	// of a frequent word would otherwise be the ones left out.
-	spans, err := s.dateSpans(c, pq.date)
-	if err != nil {
-		return res, err
-	}
-	type pre struct {
-		id    int64
-		score float64
-	}
-	pres := make([]pre, 0, len(masks))
-	for id, m := range masks {
-		var sc float64
-		for i := 0; i < n; i++ {
-			if m&(1<<i) != 0 {
-				sc += idf[i]
+	// The best rows that pass the filters, with their text and session.
+	filter, fargs := s.filterSQL(f)
+	var cands []candidate
+	for checked, m := 0, plainRows; len(cands) < plainRows && checked < len(pres) && checked < fullRankMaxChecked; m *= 4 {
+		best := bestPre(pres, min(m, fullRankMaxChecked))
+		batch := best[checked:]
+		checked = len(best)
+		args := make([]any, 0, len(batch))
+		for _, p := range batch {
+			args = append(args, p.id)
+		}
+		sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack +
+			" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" + placeholders(len(args)) + ") AND " + filter
+		byID := make(map[int64]candidate, len(batch))
+		err = c.query(sql, append(args, fargs...), func(st stmtRow) error {
+			h := scanHit(st, IndexUnicode61)
+			byID[h.MessageID] = candidate{hit: h, text: DecodeContent(st.ColumnText(hitColumnCount))}
+			return nil
+		})
+		if err != nil {
+			return res, err
+		}
+		for _, p := range batch { // in rank order
+			if cd, ok := byID[p.id]; ok && len(cands) < plainRows {
+				cands = append(cands, cd)
 			}
 		}
-		if spans.contain(id) {
-			sc += sumIDF
+		if m >= len(pres) {
+			break
 		}
-		pres = append(pres, pre{id, sc})
 	}
-	sort.Slice(pres, func(a, b int) bool {
-		if pres[a].score != pres[b].score {
-			return pres[a].score > pres[b].score
-		}
-		return pres[a].id > pres[b].id
-	})
-	pres = pres[:min(len(pres), plainRows)]
-	args := make([]any, 0, len(pres))
-	for _, p := range pres {
-		args = append(args, p.id)
-	}
-
-	filter, fargs := s.filterSQL(f)
-	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack +
-		" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
-		strings.TrimSuffix(strings.Repeat("?,", len(args)), ",") + ") AND " + filter
-	var cands []candidate
-	err = c.query(sql, append(args, fargs...), func(st stmtRow) error {
-		cands = append(cands, candidate{hit: scanHit(st, IndexUnicode61), text: DecodeContent(st.ColumnText(hitColumnCount))})
-		return nil
-	})
-	if err != nil || len(cands) == 0 {
-		return res, err
+	if len(cands) == 0 {
+		return res, nil
 	}
 
 	// Okapi BM25 per row, and a bonus for the query's words in a row, in
@@ -368,16 +351,12 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	}
 	slices.SortStableFunc(list, better)
 
-	words := make([]string, n)
-	for i, w := range pq.words {
-		words[i] = w.text
-	}
 	hq := plainHighlight(pq)
 	for _, se := range list {
 		var matched []string
 		for j := 0; j < n; j++ {
 			if se.mask&(1<<j) != 0 {
-				matched = append(matched, words[j])
+				matched = append(matched, res.Words[j])
 			}
 		}
 		for k, r := range se.rows {

@@ -18,9 +18,8 @@ func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Docli
 	type span struct{ from, to int }
 	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
 	var order []string
-	buf := scratch.Get().(*[]Posting)
-	defer scratch.Put(buf)
-	*buf = (*buf)[:0]
+	buf := getScratch()
+	defer putScratch(buf)
 	for _, seg := range st.Segments { // oldest first
 		sc := scan{src: src, seg: seg, buf: buf}
 		if withPos {
@@ -48,13 +47,42 @@ func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Docli
 			d.Rows = live
 			continue
 		}
-		d.Rows, d.pos = combine(d.Rows, live), nil
+		d.Rows, d.pos = Combine(d.Rows, live), nil
 	}
 	return d, nil
 }
 
-// scratch holds decoding buffers between queries.
-var scratch = sync.Pool{New: func() any { return new([]Posting) }}
+// Decoding buffers kept between queries. Not a sync.Pool: a pool is
+// emptied by every garbage collection, and a common word's doclist is
+// exactly what makes collections frequent, so it would grow the buffer
+// anew for each query. Two are kept (SQLite readers run two queries at
+// most at once), none larger than maxScratch rows.
+var (
+	scratchMu sync.Mutex
+	scratch   []*[]Posting
+)
+
+const maxScratch = 1 << 20
+
+func getScratch() *[]Posting {
+	scratchMu.Lock()
+	defer scratchMu.Unlock()
+	if n := len(scratch); n > 0 {
+		b := scratch[n-1]
+		scratch = scratch[:n-1]
+		*b = (*b)[:0]
+		return b
+	}
+	return new([]Posting)
+}
+
+func putScratch(b *[]Posting) {
+	scratchMu.Lock()
+	defer scratchMu.Unlock()
+	if len(scratch) < 2 && cap(*b) <= maxScratch {
+		scratch = append(scratch, b)
+	}
+}
 
 // current merges one term's doclists from segments given oldest first:
 // each row's newest entry, deleted rows left out. Segments written by
@@ -120,10 +148,16 @@ func newestWins(older, newer []Posting) []Posting {
 	return append(out, newer[j:]...)
 }
 
-// combine merges the doclists of two different terms (a prefix query): a
-// row in both counts the positions of both.
-func combine(a, b []Posting) []Posting {
-	out := make([]Posting, 0, max(len(a), len(b)))
+// Combine merges the doclists of two different terms (a prefix query, or
+// the forms of one word): a row in both counts the positions of both.
+func Combine(a, b []Posting) []Posting {
+	if len(b) == 0 {
+		return a
+	}
+	if len(a) == 0 {
+		return b
+	}
+	out := make([]Posting, 0, len(a)+len(b))
 	i, j := 0, 0
 	for i < len(a) && j < len(b) {
 		switch x, y := a[i].Rowid, b[j].Rowid; {

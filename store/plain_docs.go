@@ -1,0 +1,208 @@
+package store
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"sort"
+	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// plainDocs reads every row of each word (all its forms; a word still
+// being typed that is no word is read as a prefix) from the index.
+func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
+	docs := make([][]fts5idx.Posting, len(pq.words))
+	for i := range pq.words {
+		w := &pq.words[i]
+		read := func(prefix bool) ([]fts5idx.Posting, error) {
+			var out []fts5idx.Posting
+			keys := make([][]byte, 0, len(w.forms))
+			scan := []bool{}
+			for _, f := range w.forms {
+				if toks := unicode61Tokens(f); len(toks) == 1 {
+					keys, scan = append(keys, append([]byte{fts5idx.Main}, toks[0]...)), append(scan, false)
+				}
+			}
+			if prefix {
+				toks := unicode61Tokens(w.text)
+				if len(toks) != 1 {
+					return nil, errFullRankNA
+				}
+				key, sc := append([]byte{fts5idx.Main}, toks[0]...), true
+				for k, n := range ix.t.prefixes {
+					if n == utf8.RuneCountInString(toks[0]) {
+						key[0], sc = byte(fts5idx.Main+k+1), false
+					}
+				}
+				keys, scan = append(keys, key), append(scan, sc)
+			}
+			for k, key := range keys {
+				d, err := fts5idx.Postings(ix.src, ix.st, key, scan[k], false)
+				if err != nil {
+					if errors.Is(err, fts5idx.ErrUnsupported) {
+						err = errors.Join(errFullRankNA, err)
+					}
+					return nil, err
+				}
+				if out == nil {
+					out = d.Rows
+				} else {
+					out = fts5idx.Combine(out, d.Rows)
+				}
+			}
+			return out, nil
+		}
+		var err error
+		if w.prefix {
+			// As searchPlain: the ranked phase runs once typing paused, so
+			// the last word is most likely complete; only a fragment that
+			// is no word is a prefix.
+			if docs[i], err = read(false); err != nil {
+				return nil, err
+			}
+			w.prefix = len(docs[i]) == 0
+		}
+		if len(docs[i]) == 0 {
+			if docs[i], err = read(w.prefix); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return docs, nil
+}
+
+
+// plainWords is each word of a plain query and the rows that hold it.
+type plainWords struct {
+	docs   [][]fts5idx.Posting // ascending rowids, with the word's count in each row
+	capped []bool              // only the newest plainPerWord rows were read (by SQL)
+	ix     *ftsIndex           // the index they were read from; nil when read by SQL
+}
+
+// readWords reads every row of each word from the index (plainDocs); where
+// the index is not one fts5idx reads, the newest plainPerWord rows of each
+// word by SQL, as before.
+func (s *Store) readWords(c *conn, pq *plainQuery) (plainWords, error) {
+	n := len(pq.words)
+	w := plainWords{capped: make([]bool, n)}
+	ix, err := s.openIndex(c, "messages_fts")
+	if err == nil && !ix.t.trigram {
+		docs, err := plainDocs(ix, pq)
+		if err == nil {
+			w.docs, w.ix = docs, ix
+			return w, nil
+		}
+		if !errors.Is(err, errFullRankNA) {
+			return w, err
+		}
+	} else if err != nil && !errors.Is(err, errFullRankNA) {
+		return w, err
+	}
+	w.docs = make([][]fts5idx.Posting, n)
+	for i := range pq.words {
+		wd := &pq.words[i]
+		var ids []int64
+		if wd.prefix {
+			// The ranked phase runs once typing paused: the last word is
+			// most likely complete; only a fragment that is no word is a prefix.
+			wd.prefix = false
+			if ids, err = s.wordRows(c, wordExpr(*wd)); err != nil {
+				return w, err
+			}
+			wd.prefix = len(ids) == 0
+		}
+		if len(ids) == 0 {
+			if ids, err = s.wordRows(c, wordExpr(*wd)); err != nil {
+				return w, err
+			}
+		}
+		w.capped[i] = len(ids) >= plainPerWord
+		d := make([]fts5idx.Posting, len(ids))
+		for k, id := range ids { // newest first: reversed to ascending
+			d[len(ids)-1-k] = fts5idx.Posting{Rowid: id, Tf: 1}
+		}
+		w.docs[i] = d
+	}
+	return w, nil
+}
+
+// plainPre is a matching row's pre-score: the idf of the distinct words it
+// holds (with a date, plus the query's whole idf for rows of sessions of
+// that time), then its BM25 from the index.
+type plainPre struct {
+	id        int64
+	cov, bm25 float64
+}
+
+func (a plainPre) better(b plainPre) bool {
+	if a.cov != b.cov {
+		return a.cov > b.cov
+	}
+	if a.bm25 != b.bm25 {
+		return a.bm25 > b.bm25
+	}
+	return a.id > b.id
+}
+
+// preScores scores every row that holds a word, in rowid order.
+func (w plainWords) preScores(idf []float64, sumIDF float64, spans idSpans) []plainPre {
+	total := 0
+	for _, d := range w.docs {
+		total += len(d)
+	}
+	out := make([]plainPre, 0, total)
+	cur := make([]int, len(w.docs))
+	avgdl := 1.0
+	if w.ix != nil {
+		avgdl = w.ix.avgdl()
+	}
+	slices.SortFunc(spans, func(a, b [2]int64) int { return int(a[0] - b[0]) })
+	for {
+		id := int64(math.MaxInt64)
+		for i, d := range w.docs {
+			if cur[i] < len(d) && d[cur[i]].Rowid < id {
+				id = d[cur[i]].Rowid
+			}
+		}
+		if id == math.MaxInt64 {
+			return out
+		}
+		p := plainPre{id: id}
+		norm := 0.0
+		if w.ix != nil {
+			norm = bm25K1 * (1 - bm25B + bm25B*w.ix.dl(id)/avgdl)
+		}
+		for i, d := range w.docs {
+			if cur[i] < len(d) && d[cur[i]].Rowid == id {
+				p.cov += idf[i]
+				if w.ix != nil {
+					tf := float64(d[cur[i]].Tf)
+					p.bm25 += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+				}
+				cur[i]++
+			}
+		}
+		if spans.containSorted(id) {
+			p.cov += sumIDF
+		}
+		out = append(out, p)
+	}
+}
+
+// containSorted is contain for spans sorted by their start.
+func (sp idSpans) containSorted(id int64) bool {
+	i := sort.Search(len(sp), func(i int) bool { return sp[i][0] > id })
+	for k := i - 1; k >= 0 && k >= i-8; k-- { // sessions' spans rarely overlap
+		if id <= sp[k][1] {
+			return true
+		}
+	}
+	return false
+}
+
+// bestPre returns the m best rows of all, best first.
+func bestPre(all []plainPre, m int) []plainPre {
+	return topN(all, m, plainPre.better)
+}

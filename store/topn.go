@@ -1,0 +1,56 @@
+package store
+
+import "slices"
+
+// topN returns the m best items of all (by better), best first, in
+// O(len(all) log m): a broad query has hundreds of thousands of rows and a
+// page needs a few hundred.
+func topN[T any](all []T, m int, better func(a, b T) bool) []T {
+	m = min(m, len(all))
+	h := make([]T, 0, m) // a min-heap: the root is the worst kept
+	for _, x := range all {
+		if m == 0 {
+			break
+		}
+		if len(h) < m {
+			h = append(h, x)
+			for i := len(h) - 1; i > 0; {
+				parent := (i - 1) / 2
+				if !better(h[parent], h[i]) {
+					break
+				}
+				h[i], h[parent] = h[parent], h[i]
+				i = parent
+			}
+			continue
+		}
+		if !better(x, h[0]) {
+			continue
+		}
+		h[0] = x
+		for i := 0; ; {
+			l, worst := 2*i+1, i
+			if l < len(h) && better(h[worst], h[l]) {
+				worst = l
+			}
+			if r := l + 1; r < len(h) && better(h[worst], h[r]) {
+				worst = r
+			}
+			if worst == i {
+				break
+			}
+			h[i], h[worst] = h[worst], h[i]
+			i = worst
+		}
+	}
+	slices.SortFunc(h, func(a, b T) int {
+		switch {
+		case better(a, b):
+			return -1
+		case better(b, a):
+			return 1
+		}
+		return 0
+	})
+	return h
+}
