@@ -73,7 +73,6 @@ func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
 	return docs, nil
 }
 
-
 // plainWords is each word of a plain query and the rows that hold it.
 type plainWords struct {
 	docs   [][]fts5idx.Posting // ascending rowids, with the word's count in each row
