@@ -141,11 +141,16 @@ func measureCoverage(b *testing.B, ctx context.Context, st *store.Store, kind, q
 	// Messages: overlap@10 with FTS5's bm25 over every match.
 	ids := covHitIDs(msg.Hits)
 	t0 := time.Now()
-	top, scores, why, err := st.NativeTop(ctx, msg, covMessagesFilter, 10, ids)
-	r.native = time.Since(t0)
-	if err != nil {
-		b.Fatal(err)
+	var top []store.ScoredRow
+	var scores map[int64]float64
+	var err error
+	table, expr, why := store.NativeMatch(msg)
+	if why == "" {
+		if top, scores, err = st.NativeTop(ctx, table, expr, covMessagesFilter, 10, ids); err != nil {
+			b.Fatal(err)
+		}
 	}
+	r.native = time.Since(t0)
 	switch {
 	case why != "":
 		r.overlapWhy = why
@@ -160,11 +165,15 @@ func measureCoverage(b *testing.B, ctx context.Context, st *store.Store, kind, q
 	// (bm25) and, for a plain query, against the same call uncapped.
 	got := covSessionOrder(ses.Hits, 10)
 	t0 = time.Now()
-	all, matches, why, err := st.NativeSessions(ctx, ses, covSessionsFilter)
-	bm25Time := time.Since(t0)
-	if err != nil {
-		b.Fatal(err)
+	var all []store.ScoredRow
+	var matches int
+	table, expr, why = store.NativeMatch(ses)
+	if why == "" {
+		if all, matches, err = st.NativeSessions(ctx, table, expr, covSessionsFilter); err != nil {
+			b.Fatal(err)
+		}
 	}
+	bm25Time := time.Since(t0)
 	if why != "" {
 		r.sesBM25 = why
 	} else {
@@ -204,7 +213,9 @@ func measureCoverage(b *testing.B, ctx context.Context, st *store.Store, kind, q
 	if err != nil {
 		b.Fatal(err)
 	}
-	if n, err := st.NativeCount(ctx, ref); err != nil {
+	if table, expr, why := store.NativeMatch(ref); why != "" {
+		r.sesRef += " (" + why + ")"
+	} else if n, err := st.NativeCount(ctx, table, expr); err != nil {
 		b.Fatal(err)
 	} else if n > rowCap {
 		r.sesRef = fmt.Sprintf("uncapped, %d of %d rows", rowCap, n)

@@ -20,47 +20,42 @@ type ScoredRow struct {
 	Score   float64
 }
 
-// nativeTable is the FTS5 table whose MATCH expression res.Query is, or ""
-// and why there is no plain MATCH reference for it.
-func nativeTable(res SearchResult) (table, why string) {
+// NativeMatch is the FTS5 table and MATCH expression a search ran (the
+// table of res.Index, res.Query), or why it ran no plain MATCH expression.
+func NativeMatch(res SearchResult) (table, expr, why string) {
 	if strings.Contains(res.Query, " + LIKE ") {
-		return "", "n/a: MATCH + LIKE (mixed CJK+Latin)"
+		return "", "", "n/a: MATCH + LIKE (mixed CJK+Latin)"
 	}
 	switch res.Index {
 	case IndexUnicode61:
-		return "messages_fts", ""
+		return "messages_fts", res.Query, ""
 	case IndexTrigram:
-		return "messages_fts_trigram", ""
+		return "messages_fts_trigram", res.Query, ""
 	case IndexCJK:
-		return "recall_fts_cjk", ""
+		return "recall_fts_cjk", res.Query, ""
 	case IndexLike:
-		return "", "n/a: LIKE scan"
+		return "", "", "n/a: LIKE scan"
 	}
-	return "", "n/a: index " + string(res.Index)
+	return "", "", "n/a: index " + string(res.Index)
 }
 
-// nativeFrom is the FROM and WHERE of every match of res.Query in table
-// that f lets through, joined as searchFTS joins them.
-func (s *Store) nativeFrom(table string, res SearchResult, f SearchFilter) (string, []any) {
+// nativeFrom is the FROM and WHERE of every match of expr in table that f
+// lets through, joined as searchFTS joins them.
+func (s *Store) nativeFrom(table, expr string, f SearchFilter) (string, []any) {
 	filter, fargs := s.filterSQL(f)
 	from := " FROM " + table + " CROSS JOIN messages m ON m.id = " + table + ".rowid CROSS JOIN sessions s ON s.id = m.session_id" +
 		" WHERE " + table + " MATCH ? AND " + filter
-	return from, append([]any{res.Query}, fargs...)
+	return from, append([]any{expr}, fargs...)
 }
 
-// NativeTop returns FTS5's top k by bm25 over every match of res's MATCH
-// expression that f lets through (equal scores: newest first, as the SQL
-// "ORDER BY bm25(T), rowid DESC LIMIT k" a person would run), and the bm25
-// of each of ids that matches. why is non-empty when res has no plain MATCH
-// expression to compare with.
-func (s *Store) NativeTop(ctx context.Context, res SearchResult, f SearchFilter, k int, ids []int64) (top []ScoredRow, scores map[int64]float64, why string, err error) {
-	table, why := nativeTable(res)
-	if table == "" {
-		return nil, nil, why, nil
-	}
+// NativeTop returns FTS5's top k by bm25 over every match of expr in table
+// that f lets through (equal scores: newest first, as the SQL "ORDER BY
+// bm25(T), rowid DESC LIMIT k" a person would run), and the bm25 of each
+// of ids that matches.
+func (s *Store) NativeTop(ctx context.Context, table, expr string, f SearchFilter, k int, ids []int64) (top []ScoredRow, scores map[int64]float64, err error) {
 	scores = map[int64]float64{}
 	err = s.read(ctx, func(c *conn) error {
-		from, args := s.nativeFrom(table, res, f)
+		from, args := s.nativeFrom(table, expr, f)
 		sql := "SELECT " + table + ".rowid, m.session_id, bm25(" + table + ")" + from +
 			" ORDER BY bm25(" + table + "), " + table + ".rowid DESC LIMIT ?"
 		err := c.query(sql, append(args, k), func(st stmtRow) error {
@@ -71,7 +66,7 @@ func (s *Store) NativeTop(ctx context.Context, res SearchResult, f SearchFilter,
 			return err
 		}
 		in := make([]any, 0, len(ids)+1)
-		in = append(in, res.Query)
+		in = append(in, expr)
 		for _, id := range ids {
 			in = append(in, id)
 		}
@@ -83,24 +78,19 @@ func (s *Store) NativeTop(ctx context.Context, res SearchResult, f SearchFilter,
 		})
 	})
 	if err != nil {
-		return nil, nil, "", fmt.Errorf("native top %q on %s: %w", res.Query, table, err)
+		return nil, nil, fmt.Errorf("native top %q on %s: %w", expr, table, err)
 	}
-	return top, scores, "", nil
+	return top, scores, nil
 }
 
-// NativeSessions reads every match of res's MATCH expression that f lets
-// through with its bm25 and returns every session ordered by its best
+// NativeSessions reads every match of expr in table that f lets through with its bm25 and returns every session ordered by its best
 // (lowest) bm25, equal ones by their best row's id, newest first: the
 // message ranking grouped by session. Each ScoredRow is the session's best
 // row. matches is the number of matching rows.
-func (s *Store) NativeSessions(ctx context.Context, res SearchResult, f SearchFilter) (sessions []ScoredRow, matches int, why string, err error) {
-	table, why := nativeTable(res)
-	if table == "" {
-		return nil, 0, why, nil
-	}
+func (s *Store) NativeSessions(ctx context.Context, table, expr string, f SearchFilter) (sessions []ScoredRow, matches int, err error) {
 	best := map[string]ScoredRow{}
 	err = s.read(ctx, func(c *conn) error {
-		from, args := s.nativeFrom(table, res, f)
+		from, args := s.nativeFrom(table, expr, f)
 		return c.query("SELECT "+table+".rowid, m.session_id, bm25("+table+")"+from, args, func(st stmtRow) error {
 			r := ScoredRow{ID: st.ColumnInt64(0), Session: st.ColumnText(1), Score: st.ColumnFloat(2)}
 			matches++
@@ -111,13 +101,13 @@ func (s *Store) NativeSessions(ctx context.Context, res SearchResult, f SearchFi
 		})
 	})
 	if err != nil {
-		return nil, 0, "", fmt.Errorf("native sessions %q on %s: %w", res.Query, table, err)
+		return nil, 0, fmt.Errorf("native sessions %q on %s: %w", expr, table, err)
 	}
 	for _, r := range best {
 		sessions = append(sessions, r)
 	}
 	sort.Slice(sessions, func(i, j int) bool { return nativeBefore(sessions[i], sessions[j]) })
-	return sessions, matches, "", nil
+	return sessions, matches, nil
 }
 
 // nativeBefore is the reference order: bm25, then the newest row.
@@ -170,17 +160,12 @@ func CoverageUncapped() (restore func(), rowCap int) {
 	return func() { plainPerWord, plainRows, rankCandidates, searchBudget = pw, pr, rc, sb }, maxSQLVars
 }
 
-// NativeCount is how many rows of res's table match res.Query, before any
-// filter (-1 when res has no plain MATCH expression).
-func (s *Store) NativeCount(ctx context.Context, res SearchResult) (int, error) {
-	table, _ := nativeTable(res)
-	if table == "" {
-		return -1, nil
-	}
+// NativeCount is how many rows of table match expr, before any filter.
+func (s *Store) NativeCount(ctx context.Context, table, expr string) (int, error) {
 	var n int64
 	err := s.read(ctx, func(c *conn) error {
 		var err error
-		n, _, err = c.scalarInt("SELECT count(*) FROM "+table+" WHERE "+table+" MATCH ?", res.Query)
+		n, _, err = c.scalarInt("SELECT count(*) FROM "+table+" WHERE "+table+" MATCH ?", expr)
 		return err
 	})
 	return int(n), err
