@@ -20,9 +20,21 @@ type ScoredRow struct {
 	Score   float64
 }
 
+// nativeUnknown opens the reason NativeMatch gives for an answer that names
+// no FTS5 table it knows, or no expression.
+const nativeUnknown = "n/a: unknown index"
+
+// NativeUnknown reports whether why (from NativeMatch) says the answer
+// named no known FTS5 table or no MATCH expression, rather than a route
+// that has no plain MATCH reference (LIKE, MATCH + LIKE) or no index.
+func NativeUnknown(why string) bool { return strings.HasPrefix(why, nativeUnknown) }
+
 // NativeMatch is the FTS5 table and MATCH expression a search ran (the
 // table of res.Index, res.Query), or why it ran no plain MATCH expression.
 func NativeMatch(res SearchResult) (table, expr, why string) {
+	if res.Query == "" && res.Index != IndexNone && res.Index != IndexLike {
+		return "", "", nativeUnknown + " " + string(res.Index) + ", no expression"
+	}
 	if strings.Contains(res.Query, " + LIKE ") {
 		return "", "", "n/a: MATCH + LIKE (mixed CJK+Latin)"
 	}
@@ -36,7 +48,10 @@ func NativeMatch(res SearchResult) (table, expr, why string) {
 	case IndexLike:
 		return "", "", "n/a: LIKE scan"
 	}
-	return "", "", "n/a: index " + string(res.Index)
+	if res.Index == IndexNone {
+		return "", "", "n/a: no index answered"
+	}
+	return "", "", nativeUnknown + " " + string(res.Index)
 }
 
 // nativeFrom is the FROM and WHERE of every match of expr in table that f
