@@ -1,6 +1,7 @@
 package store
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -127,6 +128,10 @@ func (m wordMatcher) count(text string, tf []float64) (mask uint64, dl float64) 
 // searchPlain answers a plain query at session level; no hits is not an
 // error (the caller then tries the ordinary route, which finds substrings).
 func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+	// Every match, from the index (search_plain_exact.go), where it reads it.
+	if res, err := s.searchPlainExact(c, pq, f); !errors.Is(err, errFullRankNA) {
+		return res, err
+	}
 	res := SearchResult{Index: IndexUnicode61, Complete: true}
 	n := len(pq.words)
 	words, err := s.readWords(c, &pq)

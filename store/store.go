@@ -74,6 +74,10 @@ type Store struct {
 	// lenCaches: per FTS table, its rows' token counts (*docLens,
 	// fullrank_table.go), filled by the first full ranking.
 	lenCaches sync.Map
+	// sessMap: message rows to sessions, for plain queries ranked over
+	// every match (session_map.go), made on first use.
+	sessMapOnce sync.Once
+	sessMap     *sessionMap
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance

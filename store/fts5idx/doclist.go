@@ -93,6 +93,8 @@ type scan struct {
 	// more than reading them.
 	buf *[]Posting
 	pos *[][]byte // where position lists are kept; nil: not kept
+	// only, when set, keeps the rows it accepts and drops the others.
+	only func(rowid int64) bool
 }
 
 // keep stores a position list and returns its index.
@@ -188,9 +190,11 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 				r.off += n
 				need -= n
 				if need == 0 {
-					cur.pos = s.keep(carry)
-					cur.Tf = countPositions(carry)
-					*s.buf = append(*s.buf, cur)
+					if s.only == nil || s.only(cur.Rowid) {
+						cur.pos = s.keep(carry)
+						cur.Tf = countPositions(carry)
+						*s.buf = append(*s.buf, cur)
+					}
 					carry = nil
 				}
 				continue
@@ -212,6 +216,10 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 			// empty position list means the row is gone.
 			n := int(sz >> 1)
 			cur = Posting{Rowid: rowid, del: n == 0}
+			if r.off+n <= len(b) && s.only != nil && !s.only(rowid) {
+				r.off += n
+				continue
+			}
 			if r.off+n <= len(b) {
 				cur.pos = s.keep(b[r.off : r.off+n])
 				cur.Tf = countPositions(b[r.off : r.off+n])

@@ -14,6 +14,12 @@ const Main = '0'
 // combined (Tf summed). Position lists are kept when withPos is set and
 // only one term was read.
 func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Doclist, error) {
+	return PostingsOf(src, st, key, prefix, withPos, nil)
+}
+
+// PostingsOf is Postings for the rows only accepts (nil: every row): the
+// doclist is still walked whole, but nothing is kept of the other rows.
+func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only func(rowid int64) bool) (Doclist, error) {
 	var d Doclist
 	type span struct{ from, to int }
 	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
@@ -21,7 +27,7 @@ func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Docli
 	buf := getScratch()
 	defer putScratch(buf)
 	for _, seg := range st.Segments { // oldest first
-		sc := scan{src: src, seg: seg, buf: buf}
+		sc := scan{src: src, seg: seg, buf: buf, only: only}
 		if withPos {
 			sc.pos = &d.pos
 		}

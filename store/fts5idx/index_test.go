@@ -203,6 +203,29 @@ func TestPostingsMatchFTS5(t *testing.T) {
 				check(t, db, "t", "d", true, 1)
 				check(t, db, "t", "e", true, 1)
 			}
+			// A filtered read keeps exactly the accepted rows, with their positions.
+			src := connSource{db: db, t: "t"}
+			all, err := Postings(src, structure(t, src), []byte("0error"), false, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			odd, err := PostingsOf(src, structure(t, src), []byte("0error"), false, true, func(id int64) bool { return id%2 == 1 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := 0
+			for i, p := range all.Rows {
+				if p.Rowid%2 == 0 {
+					continue
+				}
+				if k >= len(odd.Rows) || odd.Rows[k].Rowid != p.Rowid || odd.Rows[k].Tf != p.Tf || string(odd.Pos(k)) != string(all.Pos(i)) {
+					t.Fatalf("filtered read differs at row %d", p.Rowid)
+				}
+				k++
+			}
+			if k != len(odd.Rows) {
+				t.Fatalf("filtered read kept %d rows, want %d", len(odd.Rows), k)
+			}
 			if err := db.Exec("INSERT INTO t(t) VALUES('optimize')"); err != nil {
 				t.Fatal(err)
 			}

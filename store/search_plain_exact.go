@@ -1,0 +1,473 @@
+package store
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// Session ranking of a plain query over every match.
+//
+// A session's score is search_plain.go's, with every input read for every
+// matching row: each word's rows and counts from its doclists (all its
+// forms, plainDocs), idf from its exact document frequency, each row's BM25
+// from its length in %_docsize, its session, time and the session's first
+// message from sessionMap, the session's title words from the same map. A
+// session is ranked by
+//
+//  1. a date the query names: a session started then, or with a matching
+//     message then, comes first;
+//  2. one message (with the title) holding every word;
+//  3. titleWeight x the idf of its title's words, plus coverageWeight x
+//     the idf of every distinct word it holds (title included), plus its
+//     best messages' values weighted 1, 1/2 ... 1/5, where a message's
+//     value is its BM25, plus phraseWeight x the query's idf when its text
+//     holds the query's words in order, doubled for the session's first
+//     message;
+//  4. newest.
+//
+// Every matching message counts, whatever its role: the caller's role and
+// visibility filters choose which sessions are listed (those with a
+// matching message that passes them) and which of their messages are shown,
+// not the evidence a session is ranked by; since/until bound the evidence.
+//
+// Every input is in the index or the map, the in-order bonus included (a
+// phrase match of the query's words, stopwords too, read from the position
+// lists of the messages that hold every word), so every session's key is
+// exact before any message is read; messages are then read only to list
+// the best sessions that pass the filters, in key order.
+
+var (
+	// plainListed is how many sessions are listed at most (the MCP tool
+	// returns at most 10; a TUI screen shows ~20), and plainSessionHits how
+	// many of a session's messages are listed with it.
+	plainListed      = 60
+	plainSessionHits = 10
+)
+
+// plainRow is one matching message as the index scores it.
+type plainRow struct {
+	id    int64
+	score float64 // BM25 over the query's words
+	value float64 // score with the in-order bonus and the first prompt's weight
+	mask  uint64  // the words it holds
+	o     int32   // its session's ordinal
+}
+
+// plainSess is one session, its key and, once read, its messages that
+// pass the filters.
+type plainSess struct {
+	o       int32
+	rows    []plainRow // every matching message (since/until applied)
+	tmask   uint64     // the words in the title
+	inRange bool
+	key     sessKey
+	mask    uint64 // the words the session holds, title included
+	hits    []Hit  // its messages that pass the filters, best first
+}
+
+// value returns the value of the session's message id.
+func (se *plainSess) value(id int64) float64 {
+	i, ok := slices.BinarySearchFunc(se.rows, id, func(r plainRow, id int64) int { return cmpInt64Desc(id, r.id) })
+	if !ok {
+		return 0
+	}
+	return se.rows[i].value
+}
+
+// sessKey orders sessions: in the date's range, one message with every
+// word, score, newest.
+type sessKey struct {
+	inRange, allRow bool
+	score           float64
+	newest          int64
+}
+
+func (a sessKey) cmp(b sessKey) int {
+	if a.inRange != b.inRange {
+		return boolDesc(a.inRange, b.inRange)
+	}
+	if a.allRow != b.allRow {
+		return boolDesc(a.allRow, b.allRow)
+	}
+	if c := cmpFloatDesc(a.score, b.score); c != 0 {
+		return c
+	}
+	return cmpInt64Desc(a.newest, b.newest)
+}
+
+func cmpInt64Desc(a, b int64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// plainScorer holds a query's weights.
+type plainScorer struct {
+	n           int
+	idf         []float64
+	full        uint64
+	phraseBonus float64
+}
+
+func (p plainScorer) weigh(m uint64, w float64) float64 {
+	var sc float64
+	for j := 0; j < p.n; j++ {
+		if m&(1<<j) != 0 {
+			sc += w * p.idf[j]
+		}
+	}
+	return sc
+}
+
+// key scores a session from its messages' values.
+func (p plainScorer) key(se *plainSess, value func(r plainRow) float64) sessKey {
+	var top [maxSessionRows]float64
+	k := sessKey{inRange: se.inRange, newest: se.rows[len(se.rows)-1].id}
+	mask := se.tmask
+	for i, r := range se.rows {
+		mask |= r.mask
+		k.allRow = k.allRow || r.mask|se.tmask == p.full
+		v := value(r)
+		se.rows[i].value = v
+		for i := range top { // the best few, descending
+			if v > top[i] {
+				copy(top[i+1:], top[i:len(top)-1])
+				top[i] = v
+				break
+			}
+		}
+	}
+	se.mask = mask
+	k.score = p.weigh(se.tmask, titleWeight) + p.weigh(mask, coverageWeight)
+	for i, v := range top {
+		k.score += v / float64(i+1)
+	}
+	return k
+}
+
+// searchPlainExact answers a plain query at session level over every
+// match; errFullRankNA when the index or the file is not one it reads (the
+// caller then ranks as searchPlain does).
+func (s *Store) searchPlainExact(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+	res, err := s.searchPlainExactOnce(c, pq, f)
+	if errors.Is(err, errStaleMap) {
+		// A session was renamed or a message moved since the map was read.
+		s.sessionMap().drop()
+		res, err = s.searchPlainExactOnce(c, pq, f)
+		if errors.Is(err, errStaleMap) {
+			err = errFullRankNA
+		}
+	}
+	return res, err
+}
+
+// errStaleMap: a row read with its session disagrees with sessionMap.
+var errStaleMap = errors.New("session map out of date")
+
+func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+	res := SearchResult{Index: IndexUnicode61, Complete: true}
+	if !s.layout.hasFTS || len(pq.words) > 64 {
+		return res, errFullRankNA
+	}
+	ix, err := s.openIndex(c, "messages_fts")
+	if err != nil {
+		return res, err
+	}
+	if ix.t.trigram {
+		return res, errFullRankNA
+	}
+	sm := s.sessionMap()
+	if ok, err := sm.refresh(c, s.layout); err != nil || !ok {
+		return res, errors.Join(errFullRankNA, err)
+	}
+	docs, err := plainDocs(ix, &pq)
+	if err != nil {
+		return res, err
+	}
+	ids := make([][]int64, len(docs))
+	for i, d := range docs {
+		if len(d) > 0 {
+			ids[i] = []int64{d[0].Rowid} // correctTypos asks only which words matched
+		}
+	}
+	if fixed, note, err := s.correctTypos(c, &pq, ids); err != nil {
+		return res, err
+	} else if fixed {
+		pq.suggestion = note
+		if docs, err = plainDocs(ix, &pq); err != nil {
+			return res, err
+		}
+	}
+	n := len(pq.words)
+	exprs := make([]string, n)
+	res.Words = make([]string, n)
+	for i, w := range pq.words {
+		exprs[i], res.Words[i] = wordExpr(w), w.text
+	}
+	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
+	res.Suggestion = pq.suggestion
+	if !pq.date.zero() {
+		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
+	}
+	hq := plainHighlight(pq)
+	res.plain = &hq
+
+	ps := plainScorer{n: n, idf: make([]float64, n), full: uint64(1)<<n - 1}
+	N := ix.rows()
+	for i, d := range docs {
+		df := float64(len(d))
+		ps.idf[i] = math.Max(math.Log((N-df+0.5)/(df+0.5)), 0.05)
+	}
+	if pq.phrase != "" {
+		ps.phraseBonus = phraseWeight * ps.weigh(ps.full, 1)
+	}
+	sm.mu.Lock()
+	of, at, meta := sm.of, sm.at, sm.meta
+	titleMask := sm.titleMasks(pq)
+	sm.mu.Unlock()
+	var since, until int64 = math.MinInt64, math.MaxInt64
+	if !f.Since.IsZero() {
+		since = int64(math.Ceil(toEpoch(f.Since)))
+	}
+	if !f.Until.IsZero() {
+		until = int64(math.Ceil(toEpoch(f.Until)))
+	}
+
+	// Every matching message, scored from the index, gathered by session.
+	bySess := make([]*plainSess, len(meta))
+	var touched []*plainSess
+	var allWords []int64 // messages holding every word, ascending
+	total := 0
+	for _, d := range docs {
+		total += len(d)
+	}
+	flat := make([]plainRow, 0, total)
+	count := make([]int32, len(meta))
+	avgdl := ix.avgdl()
+	cur := make([]int, n)
+	for {
+		id := int64(math.MaxInt64)
+		for i, d := range docs {
+			if cur[i] < len(d) && d[cur[i]].Rowid < id {
+				id = d[cur[i]].Rowid
+			}
+		}
+		if id == math.MaxInt64 {
+			break
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*ix.dl(id)/avgdl)
+		r := plainRow{id: id}
+		for i, d := range docs {
+			if cur[i] < len(d) && d[cur[i]].Rowid == id {
+				tf := float64(d[cur[i]].Tf)
+				r.score += ps.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+				r.mask |= 1 << i
+				cur[i]++
+			}
+		}
+		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(bySess) {
+			continue // written after the map was read: the next query has it
+		}
+		if t := int64(at[id]); t < since || t >= until {
+			continue
+		}
+		r.o = of[id]
+		se := bySess[r.o]
+		if se == nil {
+			se = &plainSess{o: r.o, tmask: titleMask[r.o]}
+			se.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[r.o].started))
+			bySess[r.o] = se
+			touched = append(touched, se)
+		}
+		se.inRange = se.inRange || (!pq.date.zero() && pq.date.contains(fromEpoch(float64(at[id]))))
+		count[r.o]++
+		flat = append(flat, r)
+		if r.mask == ps.full {
+			allWords = append(allWords, id)
+		}
+	}
+	res.Matches = len(flat)
+	if len(touched) == 0 {
+		return res, errFullRankNA // no message holds a word: searchPlain looks at titles
+	}
+	// Each session's messages, one slice of one array (ascending ids).
+	grouped := make([]plainRow, len(flat))
+	start := make([]int32, len(meta))
+	next := int32(0)
+	for _, se := range touched {
+		start[se.o] = next
+		next += count[se.o]
+		se.rows = grouped[start[se.o]:next:next]
+		se.rows = se.rows[:0]
+	}
+	for _, r := range flat {
+		se := bySess[r.o]
+		se.rows = append(se.rows, r)
+	}
+	inOrder, err := phraseMessages(ix, pq.phrase, allWords)
+	if err != nil {
+		return res, err
+	}
+	for _, se := range touched {
+		first := meta[se.o].first
+		se.key = ps.key(se, func(r plainRow) float64 {
+			v := r.score
+			if inOrder[r.id] {
+				v += ps.phraseBonus
+			}
+			if r.id == first {
+				v *= firstPromptMul
+			}
+			return v
+		})
+	}
+	slices.SortFunc(touched, func(a, b *plainSess) int { return a.key.cmp(b.key) })
+
+	// List the best sessions that pass the filters, in key order.
+	filter, fargs := s.filterSQL(f)
+	var listed []*plainSess
+	shown := 0
+	for next := 0; next < len(touched) && len(listed) < plainListed && shown < f.Limit; {
+		end, rows := next, 0
+		for end < len(touched) && end-next < 64 && rows < 2000 {
+			rows += len(touched[end].rows)
+			end++
+		}
+		batch := touched[next:end]
+		if err := s.readPlainSessions(c, batch, meta, filter, fargs); err != nil {
+			return res, err
+		}
+		for _, se := range batch {
+			if len(se.hits) > 0 && len(listed) < plainListed {
+				listed = append(listed, se)
+				shown += len(se.hits)
+			}
+		}
+		next = end
+	}
+	return s.plainHits(c, res, listed, pq, f)
+}
+
+// phraseMessages returns which of the messages (ascending ids, each holding
+// every word) hold the phrase itself: its tokens one after another, as an
+// FTS5 phrase query matches them, read from the position lists.
+func phraseMessages(ix *ftsIndex, phrase string, ids []int64) (map[int64]bool, error) {
+	toks := unicode61Tokens(phrase)
+	out := map[int64]bool{}
+	if len(toks) < 2 || len(ids) == 0 {
+		return out, nil
+	}
+	lists := make([]fts5idx.Doclist, len(toks))
+	only := func(id int64) bool {
+		_, ok := slices.BinarySearch(ids, id)
+		return ok
+	}
+	for i, tok := range toks {
+		var err error
+		if lists[i], err = fts5idx.PostingsOf(ix.src, ix.st, append([]byte{fts5idx.Main}, tok...), false, true, only); err != nil {
+			if errors.Is(err, fts5idx.ErrUnsupported) {
+				err = errors.Join(errFullRankNA, err)
+			}
+			return nil, err
+		}
+	}
+	for _, p := range phraseRows(lists) {
+		out[p.Rowid] = true
+	}
+	return out, nil
+}
+
+// readPlainSessions reads each session's matching messages that pass the
+// filters, best first, at most plainSessionHits; errStaleMap when one's
+// session or title differs from the map's.
+func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMeta, filter string, fargs []any) error {
+	var args []any
+	bySess := map[int64]*plainSess{}
+	for _, se := range batch {
+		for _, r := range se.rows {
+			args = append(args, r.id)
+			bySess[r.id] = se
+		}
+	}
+	sql := "SELECT " + s.hitColumns("''", "0") + " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
+		placeholders(len(args)) + ") AND " + filter
+	stale := false
+	err := c.query(sql, append(args, fargs...), func(st stmtRow) error {
+		h := scanHit(st, IndexUnicode61)
+		if se := bySess[h.MessageID]; se != nil {
+			if md := meta[se.o]; h.SessionID != md.id || (s.layout.sessionCols["title"] && h.SessionTitle != md.title) {
+				stale = true
+			}
+			h.Rank = -se.value(h.MessageID)
+			se.hits = append(se.hits, h)
+		}
+		return nil
+	})
+	for _, se := range batch {
+		// Best first, newer first among equals: as they are listed.
+		slices.SortFunc(se.hits, func(a, b Hit) int {
+			if c := cmpFloatDesc(-a.Rank, -b.Rank); c != 0 {
+				return c
+			}
+			return cmpInt64Desc(a.MessageID, b.MessageID)
+		})
+		se.hits = se.hits[:min(len(se.hits), plainSessionHits)]
+	}
+	if err == nil && stale {
+		err = errStaleMap
+	}
+	return err
+}
+
+// plainHits lays the ranked sessions out as hits: each session's messages,
+// best first, its best one with a snippet.
+func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq plainQuery, f SearchFilter) (SearchResult, error) {
+	var bestIDs []any
+	shown := 0
+	for _, se := range listed {
+		if shown >= f.Limit {
+			break
+		}
+		bestIDs = append(bestIDs, se.hits[0].MessageID)
+		shown += len(se.hits)
+	}
+	texts := map[int64]string{}
+	if len(bestIDs) > 0 {
+		err := c.query(fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(bestIDs))), bestIDs, func(st stmtRow) error {
+			texts[st.ColumnInt64(0)] = DecodeContent(st.ColumnText(1))
+			return nil
+		})
+		if err != nil {
+			return res, err
+		}
+	}
+	hq := *res.plain
+	for _, se := range listed {
+		var matched []string
+		for j, w := range pq.words {
+			if se.mask&(1<<j) != 0 {
+				matched = append(matched, w.text)
+			}
+		}
+		for k, h := range se.hits {
+			if len(res.Hits) >= f.Limit {
+				return res, nil
+			}
+			if k == 0 {
+				h.Snippet = goSnippet(texts[h.MessageID], hq)
+			}
+			h.Matched = matched
+			res.Hits = append(res.Hits, h)
+		}
+	}
+	return res, nil
+}

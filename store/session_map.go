@@ -1,0 +1,152 @@
+package store
+
+import (
+	"strings"
+	"sync"
+)
+
+// sessionMap caches, per store, which session each message row belongs to
+// and what session-level ranking reads of each session (its title's words,
+// its time span), so that a plain query's sessions can be scored over every
+// matching row without a lookup per row (search_plain_exact.go). Rows and
+// sessions added since the last query are read on the next one; a session
+// renamed or a row moved since is caught when the answer's rows are read
+// with their session (their columns then differ) and the map is read again.
+type sessionMap struct {
+	mu       sync.Mutex
+	of       []int32 // by message rowid: the session's ordinal, -1 for none
+	at       []int32 // by message rowid: its timestamp, in whole seconds
+	upTo     int64   // message rowids <= upTo are mapped
+	sessUpTo int64   // session rowids <= sessUpTo are loaded
+	byID     map[string]int32
+	meta     []sessionMeta
+	// titleWords: each word of a title (lower-cased, as tokens() splits)
+	// to the sessions whose title holds it.
+	titleWords map[string][]int32
+}
+
+// sessionMeta is what ranking reads of one session.
+type sessionMeta struct {
+	id, title string
+	started   float64 // epoch seconds
+	// first is the session's first message (by time, then id): its first
+	// prompt, as far as the index can tell (system prompts live in the
+	// sessions table, not in messages).
+	first int64
+}
+
+func (s *Store) sessionMap() *sessionMap {
+	s.sessMapOnce.Do(func() { s.sessMap = &sessionMap{byID: map[string]int32{}, titleWords: map[string][]int32{}} })
+	return s.sessMap
+}
+
+// ordinal returns id's ordinal, adding a session with no metadata (a row
+// whose session row is missing) when it is new.
+func (m *sessionMap) ordinal(id string) int32 {
+	if o, ok := m.byID[id]; ok {
+		return o
+	}
+	o := int32(len(m.meta))
+	m.byID[id] = o
+	m.meta = append(m.meta, sessionMeta{id: id})
+	return o
+}
+
+// refresh reads what was added since the last call. It runs outside the
+// search budget: it is a one-time cost per process (about half a second
+// per million messages), not the query's.
+//
+// A message added later than its session's others but dated before them
+// does not become the session's first (a native writer back-filling a
+// session; recall itself writes sessions in order).
+func (m *sessionMap) refresh(c *conn, l layout) (ok bool, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	err = c.unbudgeted(func() error {
+		title := l.sessionCol("title", "NULL")
+		if err := c.query("SELECT rowid, id, COALESCE("+title+", ''), COALESCE(started_at, 0) FROM sessions s WHERE rowid > ? ORDER BY rowid",
+			[]any{m.sessUpTo}, func(st stmtRow) error {
+				o := m.ordinal(st.ColumnText(1))
+				md := &m.meta[o]
+				md.title, md.started = st.ColumnText(2), st.ColumnFloat(3)
+				for _, w := range dedupeFold(tokens(md.title)) {
+					m.titleWords[w] = append(m.titleWords[w], o)
+				}
+				m.sessUpTo = st.ColumnInt64(0)
+				return nil
+			}); err != nil {
+			return err
+		}
+		top, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM messages")
+		if err != nil || top <= m.upTo {
+			return err
+		}
+		if top > maxCachedRowid {
+			return nil
+		}
+		grown, at := make([]int32, top+1), make([]int32, top+1)
+		copy(grown, m.of)
+		copy(at, m.at)
+		for i := m.upTo + 1; i <= top; i++ {
+			grown[i] = -1
+		}
+		m.of, m.at = grown, at
+		// The first fill asks for every row, which SQLite answers from
+		// idx_messages_session (session_id, timestamp) alone, in time
+		// order within each session (0.45 s per million rows; a rowid
+		// range would read every row's text); later ones read the new
+		// rows by rowid.
+		sql, args := "SELECT id, session_id, timestamp FROM messages ORDER BY session_id, timestamp, id", []any{}
+		if m.upTo > 0 {
+			sql, args = "SELECT id, session_id, timestamp FROM messages WHERE id > ? AND id <= ? ORDER BY timestamp, id", []any{m.upTo, top}
+		}
+		err = c.query(sql, args, func(st stmtRow) error {
+			if id := st.ColumnInt64(0); id > m.upTo && id <= top {
+				o := m.ordinal(st.ColumnText(1))
+				grown[id], at[id] = o, int32(min(max(st.ColumnFloat(2), 0), 1<<31-1))
+				if m.meta[o].first == 0 {
+					m.meta[o].first = id
+				}
+			}
+			return nil
+		})
+		if err == nil {
+			m.upTo = top
+		}
+		return err
+	})
+	return err == nil && m.upTo <= maxCachedRowid, err
+}
+
+// drop forgets everything (a session or row changed under the cache).
+func (m *sessionMap) drop() {
+	m.mu.Lock()
+	m.of, m.at, m.upTo, m.sessUpTo = nil, nil, 0, 0
+	m.byID, m.meta, m.titleWords = map[string]int32{}, nil, map[string][]int32{}
+	m.mu.Unlock()
+}
+
+// titleMasks returns, per session ordinal holding a query word in its
+// title, the mask of those words.
+func (m *sessionMap) titleMasks(pq plainQuery) map[int32]uint64 {
+	out := map[int32]uint64{}
+	for i, w := range pq.words {
+		bit := uint64(1) << i
+		for _, f := range w.forms {
+			for _, o := range m.titleWords[f] {
+				out[o] |= bit
+			}
+		}
+		if w.prefix {
+			p := strings.ToLower(w.text)
+			for tw, list := range m.titleWords {
+				if strings.HasPrefix(tw, p) {
+					for _, o := range list {
+						out[o] |= bit
+					}
+				}
+			}
+		}
+	}
+	return out
+}
