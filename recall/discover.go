@@ -193,12 +193,19 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 
 	counts := map[string]int{}
 	hitIDs := map[string][]int64{}
+	counted := map[string]bool{} // sessions whose hits the store counted
 	for _, h := range hits {
 		root := lin.root(h.SessionID)
 		if excluded(h.SessionID, root) {
 			continue
 		}
-		counts[root]++
+		switch {
+		case h.SessionHits > 0:
+			counts[root] += h.SessionHits
+			counted[h.SessionID] = true
+		case !counted[h.SessionID]:
+			counts[root]++
+		}
 		hitIDs[root] = append(hitIDs[root], h.MessageID)
 		if len(picks) < limit && !taken[root] {
 			taken[root] = true

@@ -38,6 +38,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
 				}
 				keys, scan = append(keys, key), append(scan, sc)
 			}
+			lists := make([][]fts5idx.Posting, 0, len(keys))
 			for k, key := range keys {
 				d, err := fts5idx.Postings(ix.src, ix.st, key, scan[k], false)
 				if err != nil {
@@ -46,12 +47,9 @@ func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
 					}
 					return nil, err
 				}
-				if out == nil {
-					out = d.Rows
-				} else {
-					out = fts5idx.Combine(out, d.Rows)
-				}
+				lists = append(lists, d.Rows)
 			}
+			out = fts5idx.CombineAll(lists)
 			return out, nil
 		}
 		var err error

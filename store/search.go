@@ -129,6 +129,9 @@ func joinNotice(a, b string) string {
 	if a == "" {
 		return b
 	}
+	if b == "" {
+		return a
+	}
 	return a + "; " + b
 }
 

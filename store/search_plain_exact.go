@@ -55,7 +55,6 @@ type plainRow struct {
 	score float64 // BM25 over the query's words
 	value float64 // score with the in-order bonus and the first prompt's weight
 	mask  uint64  // the words it holds
-	o     int32   // its session's ordinal
 }
 
 // plainSess is one session, its key and, once read, its messages that
@@ -68,6 +67,40 @@ type plainSess struct {
 	key     sessKey
 	mask    uint64 // the words the session holds, title included
 	hits    []Hit  // its messages that pass the filters, best first
+	count   int    // its matching messages
+}
+
+// eachRow calls fn with every row of the union of docs, ascending, and
+// for each list the row's index in it (-1 where it is not).
+func eachRow(docs [][]fts5idx.Posting, fn func(id int64, at []int)) {
+	at := make([]int, len(docs))
+	if len(docs) == 1 {
+		for j, p := range docs[0] {
+			at[0] = j
+			fn(p.Rowid, at)
+		}
+		return
+	}
+	cur := make([]int, len(docs))
+	for {
+		id := int64(math.MaxInt64)
+		for i, d := range docs {
+			if cur[i] < len(d) && d[cur[i]].Rowid < id {
+				id = d[cur[i]].Rowid
+			}
+		}
+		if id == math.MaxInt64 {
+			return
+		}
+		for i, d := range docs {
+			at[i] = -1
+			if cur[i] < len(d) && d[cur[i]].Rowid == id {
+				at[i] = cur[i]
+				cur[i]++
+			}
+		}
+		fn(id, at)
+	}
 }
 
 // value returns the value of the session's message id.
@@ -242,77 +275,67 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		until = int64(math.Ceil(toEpoch(f.Until)))
 	}
 
-	// Every matching message, scored from the index, gathered by session.
+	// Every matching message, scored from the index, gathered by session:
+	// one pass counts each session's messages, a second scores them into
+	// one array, each session's own slice of it (ascending ids).
 	bySess := make([]*plainSess, len(meta))
 	var touched []*plainSess
-	var allWords []int64 // messages holding every word, ascending
-	total := 0
-	for _, d := range docs {
-		total += len(d)
-	}
-	flat := make([]plainRow, 0, total)
-	count := make([]int32, len(meta))
-	avgdl := ix.avgdl()
-	cur := make([]int, n)
-	for {
-		id := int64(math.MaxInt64)
-		for i, d := range docs {
-			if cur[i] < len(d) && d[cur[i]].Rowid < id {
-				id = d[cur[i]].Rowid
-			}
-		}
-		if id == math.MaxInt64 {
-			break
-		}
-		norm := bm25K1 * (1 - bm25B + bm25B*ix.dl(id)/avgdl)
-		r := plainRow{id: id}
-		for i, d := range docs {
-			if cur[i] < len(d) && d[cur[i]].Rowid == id {
-				tf := float64(d[cur[i]].Tf)
-				r.score += ps.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
-				r.mask |= 1 << i
-				cur[i]++
-			}
-		}
+	keep := func(id int64) (int32, bool) {
 		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(bySess) {
-			continue // written after the map was read: the next query has it
+			return 0, false // written after the map was read: the next query has it
 		}
-		if t := int64(at[id]); t < since || t >= until {
-			continue
+		t := int64(at[id])
+		return of[id], t >= since && t < until
+	}
+	total := 0
+	eachRow(docs, func(id int64, _ []int) {
+		o, ok := keep(id)
+		if !ok {
+			return
 		}
-		r.o = of[id]
-		se := bySess[r.o]
+		se := bySess[o]
 		if se == nil {
-			se = &plainSess{o: r.o, tmask: titleMask[r.o]}
-			se.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[r.o].started))
-			bySess[r.o] = se
+			se = &plainSess{o: o, tmask: titleMask[o]}
+			se.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[o].started))
+			bySess[o] = se
 			touched = append(touched, se)
 		}
 		se.inRange = se.inRange || (!pq.date.zero() && pq.date.contains(fromEpoch(float64(at[id]))))
-		count[r.o]++
-		flat = append(flat, r)
-		if r.mask == ps.full {
-			allWords = append(allWords, id)
-		}
-	}
-	res.Matches = len(flat)
+		se.count++
+		total++
+	})
+	res.Matches = total
 	if len(touched) == 0 {
 		return res, errFullRankNA // no message holds a word: searchPlain looks at titles
 	}
-	// Each session's messages, one slice of one array (ascending ids).
-	grouped := make([]plainRow, len(flat))
-	start := make([]int32, len(meta))
-	next := int32(0)
+	grouped := make([]plainRow, total)
+	next := 0
 	for _, se := range touched {
-		start[se.o] = next
-		next += count[se.o]
-		se.rows = grouped[start[se.o]:next:next]
-		se.rows = se.rows[:0]
+		se.rows = grouped[next : next : next+se.count]
+		next += se.count
 	}
-	for _, r := range flat {
-		se := bySess[r.o]
+	var allWords []int64 // messages holding every word, ascending
+	avgdl := ix.avgdl()
+	eachRow(docs, func(id int64, at []int) {
+		o, ok := keep(id)
+		if !ok {
+			return
+		}
+		norm := bm25K1 * (1 - bm25B + bm25B*ix.dl(id)/avgdl)
+		r := plainRow{id: id}
+		for i, j := range at {
+			if j >= 0 {
+				tf := float64(docs[i][j].Tf)
+				r.score += ps.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+				r.mask |= 1 << i
+			}
+		}
+		se := bySess[o]
 		se.rows = append(se.rows, r)
-	}
+		if r.mask == ps.full {
+			allWords = append(allWords, id)
+		}
+	})
 	inOrder, err := phraseMessages(ix, pq.phrase, allWords)
 	if err != nil {
 		return res, err
@@ -420,6 +443,9 @@ func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMet
 			}
 			return cmpInt64Desc(a.MessageID, b.MessageID)
 		})
+		if len(se.hits) > 0 {
+			se.hits[0].SessionHits = len(se.hits)
+		}
 		se.hits = se.hits[:min(len(se.hits), plainSessionHits)]
 	}
 	if err == nil && stale {

@@ -162,6 +162,10 @@ type Hit struct {
 	// Matched are the query words (SearchResult.Words) the hit's session
 	// holds, in its messages or title; nil outside a plain session ranking.
 	Matched []string
+	// SessionHits, when not 0, is how many of the session's messages
+	// matched and passed the filters; a ranking by session lists only the
+	// best of them as hits.
+	SessionHits int
 }
 
 // Snippet markers: private-use runes that cannot be typed by a user and are

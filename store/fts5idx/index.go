@@ -1,6 +1,9 @@
 package fts5idx
 
-import "sync"
+import (
+	"math"
+	"sync"
+)
 
 // Main is the byte that starts every term of the main index; prefix index
 // i (1-based, in the order of the table's prefix= option) uses Main+i
@@ -186,4 +189,44 @@ func Combine(a, b []Posting) []Posting {
 		out = append(out, Posting{Rowid: b[j].Rowid, Tf: b[j].Tf, pos: -1})
 	}
 	return out
+}
+
+// CombineAll is Combine over any number of doclists, in one pass: the
+// forms of a word are a few lists, one of them usually most of the rows.
+func CombineAll(lists [][]Posting) []Posting {
+	var live [][]Posting
+	total := 0
+	for _, l := range lists {
+		if len(l) > 0 {
+			live = append(live, l)
+			total += len(l)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return nil
+	case 1:
+		return live[0]
+	}
+	out := make([]Posting, 0, total)
+	cur := make([]int, len(live))
+	for {
+		next := int64(math.MaxInt64)
+		for i, l := range live {
+			if cur[i] < len(l) && l[cur[i]].Rowid < next {
+				next = l[cur[i]].Rowid
+			}
+		}
+		if next == math.MaxInt64 {
+			return out
+		}
+		p := Posting{Rowid: next, pos: -1}
+		for i, l := range live {
+			if cur[i] < len(l) && l[cur[i]].Rowid == next {
+				p.Tf += l[cur[i]].Tf
+				cur[i]++
+			}
+		}
+		out = append(out, p)
+	}
 }
