@@ -52,6 +52,7 @@ func runMCP(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer warmInBackground(env, st)() // the first call then reads no cache
 	cfg, cfgErr := llm.Load(os.Getenv)
 	if cfgErr != nil {
 		fmt.Fprintf(env.Stderr, "recall mcp: %v; summaries will be offline\n", cfgErr)

@@ -37,6 +37,7 @@ func runTUI(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
+	defer warmInBackground(env, st)() // the first ranked search then reads no cache
 	th, err := pickTheme(*theme, os.Getenv("COLORFGBG"))
 	if err != nil {
 		return err
