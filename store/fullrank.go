@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/fts5idx"
@@ -416,24 +417,10 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 				ids[i] = b.rowid
 			}
 			byID := make(map[int64]candidate, len(batch))
-			// The index's own snippet() marks what matched (a typed prefix
-			// marks its whole word) and reads no text beyond its window;
-			// a prefix no prefix index holds is snippeted in Go instead,
-			// from the row's first snippetTextMax characters.
-			from, snip, snipArgs := " FROM "+p.table+" CROSS JOIN messages m ON m.id = "+p.table+".rowid CROSS JOIN sessions s ON s.id = m.session_id WHERE "+
-				p.table+" MATCH ? AND "+p.table+".rowid IN (", p.snippet, append(append([]any{}, p.snipArg...), p.expr)
-			if all.scanned {
-				from, snip, snipArgs = " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (", fmt.Sprintf("substr(%s, 1, %d)", haystack, snippetTextMax), nil
-			}
-			sql := "SELECT " + s.hitColumns(snip, "0") + from + placeholders(len(ids)) + ") AND " + filter
-			err := c.query(sql, append(append(snipArgs, ids...), fargs...), func(st stmtRow) error {
+			sql := "SELECT " + s.hitColumns("''", "0") + " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
+				placeholders(len(ids)) + ") AND " + filter
+			err := c.query(sql, append(ids, fargs...), func(st stmtRow) error {
 				h := scanHit(st, p.index)
-				switch {
-				case all.scanned:
-					h.Snippet = goSnippet(h.Snippet, q)
-				case p.goMark:
-					h.Snippet = markTerms(h.Snippet, q)
-				}
 				byID[h.MessageID] = candidate{hit: h}
 				return nil
 			})
@@ -461,9 +448,11 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	}
 	ids := make([]int64, 0, len(passed))
 	for i := f.Offset; i < len(passed) && len(res.Hits) < f.Limit; i++ {
-		h := passed[i].hit
-		res.Hits = append(res.Hits, h)
-		ids = append(ids, h.MessageID)
+		res.Hits = append(res.Hits, passed[i].hit)
+		ids = append(ids, passed[i].hit.MessageID)
+	}
+	if err := s.snippets(c, q, f, p, all.scanned, res.Hits); err != nil {
+		return res, err
 	}
 	if same, err := verifyLens(c, p.table, all.lens, ids); err != nil {
 		return res, err
@@ -474,4 +463,51 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 		return s.fullRankTry(c, q, f, p, orig, true)
 	}
 	return res, nil
+}
+
+// snippetsByIndexMax is the most rows whose snippet the index's own
+// snippet() makes: each is a MATCH evaluated again for one rowid (a
+// doclist seek per phrase, more for a prefix or an OR), which a page of a
+// few dozen rows pays gladly and Discover's 300 hits do not.
+const snippetsByIndexMax = 24
+
+// snippets fills the hits' snippets: every hit's, or with f.Sessions each
+// session's first (the others are counted, not shown). A few rows get the
+// index's snippet(), which marks what matched (a typed prefix its whole
+// word) and reads no text beyond its window; more rows, a prefix no prefix
+// index holds (scanned) and the CJK table are snippeted in Go from each
+// row's first snippetTextMax characters.
+func (s *Store) snippets(c *conn, q parsedQuery, f SearchFilter, p match, scanned bool, hits []Hit) error {
+	var want []any
+	at := map[int64]int{}
+	seen := map[string]bool{}
+	for i, h := range hits {
+		if f.Sessions {
+			if seen[h.SessionID] {
+				continue
+			}
+			seen[h.SessionID] = true
+		}
+		want = append(want, h.MessageID)
+		at[h.MessageID] = i
+	}
+	if len(want) == 0 {
+		return nil
+	}
+	if len(want) <= snippetsByIndexMax && !scanned && !p.goMark {
+		args := append(append(append([]any{}, p.snipArg...), p.expr), want...)
+		return c.query("SELECT "+p.table+".rowid, "+p.snippet+" FROM "+p.table+" WHERE "+p.table+" MATCH ? AND "+p.table+".rowid IN ("+placeholders(len(want))+")",
+			args, func(st stmtRow) error {
+				if i, ok := at[st.ColumnInt64(0)]; ok {
+					hits[i].Snippet = strings.TrimSpace(st.ColumnText(1))
+				}
+				return nil
+			})
+	}
+	return c.query(fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(want))), want, func(st stmtRow) error {
+		if i, ok := at[st.ColumnInt64(0)]; ok {
+			hits[i].Snippet = goSnippet(DecodeContent(st.ColumnText(1)), q)
+		}
+		return nil
+	})
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"testing"
 )
 
 // The native reference of the rank coverage measures (issue 23): FTS5's own
@@ -160,19 +161,11 @@ func TieAwareOverlap(hits []int64, top []ScoredRow, scores map[int64]float64, k 
 	return plain, min(tie, len(top))
 }
 
-// CoverageUncapped lifts, until the returned function is called, every
-// bound the store puts on how many matches a search reads and ranks (the
-// newest plainPerWord rowids per word, the best plainRows rows, the newest
-// rankCandidates matches) and the CPU budget, so that a search answers as
-// it would if it ranked every match. The plain path reads its scored rows
-// with one "m.id IN (?, ...)", so plainRows stays under SQLite's parameter
-// bound (32766); that cap is returned. The bounds are named here alone, so
-// a tree that renames them changes one function.
-func CoverageUncapped() (restore func(), rowCap int) {
-	const maxSQLVars = 32000
-	pw, pr, rc, sb := plainPerWord, plainRows, rankCandidates, searchBudget
-	plainPerWord, plainRows, rankCandidates, searchBudget = 1<<30, maxSQLVars, 1<<30, 0
-	return func() { plainPerWord, plainRows, rankCandidates, searchBudget = pw, pr, rc, sb }, maxSQLVars
+// PlainReference is plainReference (plain_reference_test.go) for the
+// benchmark: a plain query's listed sessions, best first, ranked the slow,
+// obvious way over every match.
+func PlainReference(tb testing.TB, st *Store, query string, f SearchFilter) []string {
+	return plainReference(tb, st, query, f)
 }
 
 // NativeCount is how many rows of table match expr, before any filter.
