@@ -11,15 +11,18 @@ import (
 )
 
 // plainDocs reads every row of each word (all its forms; a word still
-// being typed that is no word is read as a prefix) from the index.
-func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
+// being typed that is no word is read as a prefix) from the index. The
+// doclists of the tokens in keep are also returned whole, with their
+// position lists (the in-order bonus reads them again otherwise).
+func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.Posting, map[string]fts5idx.Doclist, error) {
 	docs := make([][]fts5idx.Posting, len(pq.words))
+	kept := map[string]fts5idx.Doclist{}
 	for i := range pq.words {
 		w := &pq.words[i]
 		read := func(prefix bool) ([]fts5idx.Posting, error) {
 			var out []fts5idx.Posting
 			keys := make([][]byte, 0, len(w.forms))
-			scan := []bool{}
+			var scan []bool
 			for _, f := range w.forms {
 				if toks := unicode61Tokens(f); len(toks) == 1 {
 					keys, scan = append(keys, append([]byte{fts5idx.Main}, toks[0]...)), append(scan, false)
@@ -40,12 +43,17 @@ func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
 			}
 			lists := make([][]fts5idx.Posting, 0, len(keys))
 			for k, key := range keys {
-				d, err := fts5idx.Postings(ix.src, ix.st, key, scan[k], false)
+				tok := string(key[1:])
+				withPos := !scan[k] && key[0] == fts5idx.Main && keep[tok]
+				d, err := fts5idx.Postings(ix.src, ix.st, key, scan[k], withPos)
 				if err != nil {
 					if errors.Is(err, fts5idx.ErrUnsupported) {
 						err = errors.Join(errFullRankNA, err)
 					}
 					return nil, err
+				}
+				if withPos {
+					kept[tok] = d
 				}
 				lists = append(lists, d.Rows)
 			}
@@ -58,17 +66,17 @@ func plainDocs(ix *ftsIndex, pq *plainQuery) ([][]fts5idx.Posting, error) {
 			// the last word is most likely complete; only a fragment that
 			// is no word is a prefix.
 			if docs[i], err = read(false); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 			w.prefix = len(docs[i]) == 0
 		}
 		if len(docs[i]) == 0 {
 			if docs[i], err = read(w.prefix); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
 	}
-	return docs, nil
+	return docs, kept, nil
 }
 
 // plainWords is each word of a plain query and the rows that hold it.
@@ -86,7 +94,7 @@ func (s *Store) readWords(c *conn, pq *plainQuery) (plainWords, error) {
 	w := plainWords{capped: make([]bool, n)}
 	ix, err := s.openIndex(c, "messages_fts")
 	if err == nil && !ix.t.trigram {
-		docs, err := plainDocs(ix, pq)
+		docs, _, err := plainDocs(ix, pq, nil)
 		if err == nil {
 			w.docs, w.ix = docs, ix
 			return w, nil

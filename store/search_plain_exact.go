@@ -222,7 +222,11 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if ok, err := sm.refresh(c, s.layout); err != nil || !ok {
 		return res, errors.Join(errFullRankNA, err)
 	}
-	docs, err := plainDocs(ix, &pq)
+	phraseToks := map[string]bool{}
+	for _, tok := range unicode61Tokens(pq.phrase) {
+		phraseToks[tok] = true
+	}
+	docs, kept, err := plainDocs(ix, &pq, phraseToks)
 	if err != nil {
 		return res, err
 	}
@@ -236,7 +240,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		return res, err
 	} else if fixed {
 		pq.suggestion = note
-		if docs, err = plainDocs(ix, &pq); err != nil {
+		if docs, kept, err = plainDocs(ix, &pq, phraseToks); err != nil {
 			return res, err
 		}
 	}
@@ -336,7 +340,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 			allWords = append(allWords, id)
 		}
 	})
-	inOrder, err := phraseMessages(ix, pq.phrase, allWords)
+	inOrder, err := phraseMessages(ix, pq.phrase, allWords, kept)
 	if err != nil {
 		return res, err
 	}
@@ -353,15 +357,38 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 			return v
 		})
 	}
-	slices.SortFunc(touched, func(a, b *plainSess) int { return a.key.cmp(b.key) })
+	// Sessions in key order: the best few hundred first (most queries list
+	// from those), all of them only when the filters pass too few.
+	better := func(a, b *plainSess) bool { return a.key.cmp(b.key) < 0 }
+	if head := 4 * plainListed; len(touched) > head {
+		best := topN(touched, head, better)
+		rest := make([]*plainSess, 0, len(touched)-head)
+		inHead := make(map[*plainSess]bool, head)
+		for _, se := range best {
+			inHead[se] = true
+		}
+		for _, se := range touched {
+			if !inHead[se] {
+				rest = append(rest, se)
+			}
+		}
+		touched = append(best, rest...)
+	} else {
+		slices.SortFunc(touched, func(a, b *plainSess) int { return a.key.cmp(b.key) })
+	}
+	sorted := min(len(touched), 4*plainListed)
 
 	// List the best sessions that pass the filters, in key order.
 	filter, fargs := s.filterSQL(f)
 	var listed []*plainSess
 	shown := 0
 	for next := 0; next < len(touched) && len(listed) < plainListed && shown < f.Limit; {
+		if next >= sorted {
+			slices.SortFunc(touched[next:], func(a, b *plainSess) int { return a.key.cmp(b.key) })
+			sorted = len(touched)
+		}
 		end, rows := next, 0
-		for end < len(touched) && end-next < 64 && rows < 2000 {
+		for end < min(len(touched), max(sorted, next+1)) && end-next < 64 && rows < 2000 {
 			rows += len(touched[end].rows)
 			end++
 		}
@@ -382,19 +409,27 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 
 // phraseMessages returns which of the messages (ascending ids, each holding
 // every word) hold the phrase itself: its tokens one after another, as an
-// FTS5 phrase query matches them, read from the position lists.
-func phraseMessages(ix *ftsIndex, phrase string, ids []int64) (map[int64]bool, error) {
+// FTS5 phrase query matches them, read from the position lists (known:
+// doclists already read with them; the others are read for these messages
+// only).
+func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]fts5idx.Doclist) (map[int64]bool, error) {
 	toks := unicode61Tokens(phrase)
 	out := map[int64]bool{}
 	if len(toks) < 2 || len(ids) == 0 {
 		return out, nil
 	}
-	lists := make([]fts5idx.Doclist, len(toks))
-	only := func(id int64) bool {
-		_, ok := slices.BinarySearch(ids, id)
-		return ok
+	lo := ids[0]
+	in := make([]bool, ids[len(ids)-1]-lo+1)
+	for _, id := range ids {
+		in[id-lo] = true
 	}
+	only := func(id int64) bool { return id >= lo && id-lo < int64(len(in)) && in[id-lo] }
+	lists := make([]fts5idx.Doclist, len(toks))
 	for i, tok := range toks {
+		if d, ok := known[tok]; ok {
+			lists[i] = d
+			continue
+		}
 		var err error
 		if lists[i], err = fts5idx.PostingsOf(ix.src, ix.st, append([]byte{fts5idx.Main}, tok...), false, true, only); err != nil {
 			if errors.Is(err, fts5idx.ErrUnsupported) {
@@ -404,7 +439,9 @@ func phraseMessages(ix *ftsIndex, phrase string, ids []int64) (map[int64]bool, e
 		}
 	}
 	for _, p := range phraseRows(lists) {
-		out[p.Rowid] = true
+		if only(p.Rowid) {
+			out[p.Rowid] = true
+		}
 	}
 	return out, nil
 }

@@ -22,7 +22,7 @@ type Posting struct {
 	Rowid int64
 	// Tf is the number of the term's positions in the row (every column).
 	Tf  int32
-	pos int32 // index of the row's position list in Doclist.pos; -1 for none
+	pos int32 // index of the row's position list in Doclist.lists; -1 for none
 	del bool
 }
 
@@ -30,15 +30,23 @@ type Posting struct {
 // they were asked for.
 type Doclist struct {
 	Rows []Posting
-	pos  [][]byte
+	lists
+}
+
+// lists holds position lists copied one after another into one buffer:
+// no pointer per row for the collector to scan, one allocation that grows.
+type lists struct {
+	arena []byte
+	spans [][2]int32 // offset and length in arena
 }
 
 // Pos returns row i's raw position list (collists, fts5_index.c "poslist
 // format"); nil when position lists were not kept or several terms were
 // combined.
 func (d Doclist) Pos(i int) []byte {
-	if k := d.Rows[i].pos; k >= 0 && int(k) < len(d.pos) {
-		return d.pos[k]
+	if k := d.Rows[i].pos; k >= 0 && int(k) < len(d.spans) {
+		sp := d.spans[k]
+		return d.arena[sp[0] : sp[0]+sp[1] : sp[0]+sp[1]]
 	}
 	return nil
 }
@@ -92,7 +100,7 @@ type scan struct {
 	// query to query: a common word's rows grown into fresh slices cost
 	// more than reading them.
 	buf *[]Posting
-	pos *[][]byte // where position lists are kept; nil: not kept
+	pos *lists // where position lists are kept; nil: not kept
 	// only, when set, keeps the rows it accepts and drops the others.
 	only func(rowid int64) bool
 }
@@ -102,8 +110,9 @@ func (s *scan) keep(pl []byte) int32 {
 	if s.pos == nil {
 		return -1
 	}
-	*s.pos = append(*s.pos, pl)
-	return int32(len(*s.pos) - 1)
+	s.pos.spans = append(s.pos.spans, [2]int32{int32(len(s.pos.arena)), int32(len(pl))})
+	s.pos.arena = append(s.pos.arena, pl...)
+	return int32(len(s.pos.spans) - 1)
 }
 
 // Terms calls fn with the doclist (ascending rowids, delete markers kept)

@@ -32,7 +32,7 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	for _, seg := range st.Segments { // oldest first
 		sc := scan{src: src, seg: seg, buf: buf, only: only}
 		if withPos {
-			sc.pos = &d.pos
+			sc.pos = &d.lists
 		}
 		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
 			t := string(term)
@@ -47,16 +47,16 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 		}
 	}
 	for i, t := range order {
-		lists := make([][]Posting, 0, len(bySeg[t]))
+		segs := make([][]Posting, 0, len(bySeg[t]))
 		for _, sp := range bySeg[t] {
-			lists = append(lists, (*buf)[sp.from:sp.to])
+			segs = append(segs, (*buf)[sp.from:sp.to])
 		}
-		live := current(lists)
+		live := current(segs)
 		if i == 0 {
 			d.Rows = live
 			continue
 		}
-		d.Rows, d.pos = Combine(d.Rows, live), nil
+		d.Rows, d.lists = Combine(d.Rows, live), lists{}
 	}
 	return d, nil
 }
@@ -64,14 +64,14 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 // Decoding buffers kept between queries. Not a sync.Pool: a pool is
 // emptied by every garbage collection, and a common word's doclist is
 // exactly what makes collections frequent, so it would grow the buffer
-// anew for each query. Two are kept (SQLite readers run two queries at
-// most at once), none larger than maxScratch rows.
+// anew for each query. One is kept, of at most maxScratch rows (12 MB):
+// a second search at once, or a doclist longer than that, allocates its own.
 var (
 	scratchMu sync.Mutex
 	scratch   []*[]Posting
 )
 
-const maxScratch = 1 << 20
+const maxScratch = 1 << 19
 
 func getScratch() *[]Posting {
 	scratchMu.Lock()
@@ -88,7 +88,7 @@ func getScratch() *[]Posting {
 func putScratch(b *[]Posting) {
 	scratchMu.Lock()
 	defer scratchMu.Unlock()
-	if len(scratch) < 2 && cap(*b) <= maxScratch {
+	if len(scratch) < 1 && cap(*b) <= maxScratch {
 		scratch = append(scratch, b)
 	}
 }
