@@ -9,14 +9,13 @@ import (
 	"time"
 )
 
-// rankCandidates bounds bm25 ranking for broad queries. FTS5 computes bm25
-// for every match before it can sort, so a stopword over a million messages
-// costs seconds; instead the final phase ranks the newest rankCandidates
-// matches (found by walking the doclist newest-first, which FTS5 does
-// cheaply) and reports Complete=false. bm25 costs ~12 µs per candidate here
-// (phrase counting plus a %_docsize lookup per row), so 1,500 candidates keep
-// the final phase near 20 ms however broad the query. Queries with fewer matches are ranked
-// over all of them. Variable so benchmarks can compare settings.
+// rankCandidates bounds the Go ranking of the query shapes full ranking
+// (fullrank.go) does not read: NEAR groups, column filters, ^, mixed CJK
+// and Latin runs, tables with options it does not know. For those a query
+// with more matches is ranked over its newest rankCandidates (found by
+// walking the doclist newest-first, which FTS5 does cheaply) and reports
+// Complete=false and a notice; every other query is ranked over every
+// match. Variable so benchmarks can compare settings.
 var rankCandidates = 1000
 
 // maxFTSRankedTerms is the most terms (counting each word of a phrase) a

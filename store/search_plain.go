@@ -11,14 +11,16 @@ import (
 
 // Session-level ranking of plain queries (plain.go says what a plain query is).
 //
-// The plan, bounded at every step so that a million messages cost what a
-// thousand do:
-//  1. each content word is one FTS5 expression, the OR of its forms, read
-//     newest first from the index alone (no join), at most plainPerWord
-//     rowids: a rare word yields all its matches, a frequent one its newest;
-//  2. each row is pre-scored by the inverse document frequency of the
-//     words it holds, and the best plainRows rows are read with their text
-//     and session (one query) and scored with Okapi BM25, as FTS5 does;
+// Where the index is one store/fts5idx reads, search_plain_exact.go ranks
+// the sessions over every matching message. This file is the path for the
+// other files (an FTS5 table with options full ranking does not read, a
+// rowid range the session map cannot hold), bounded at every step:
+//  1. each content word is read newest first from the index alone, at most
+//     plainPerWord rowids (Complete=false and a notice when a word has
+//     more); where the index is readable (readWords), every row is;
+//  2. each row is pre-scored by the idf of the distinct words it holds,
+//     then its BM25 from the index where known, and the best plainRows rows
+//     that pass the filters are read with their text and session;
 //  3. rows are gathered per session: the coverage of distinct query words
 //     (weighted by rarity, the title counting) dominates, then the rows'
 //     scores with diminishing weights (1, 1/2, ... 1/5), so a session that

@@ -81,7 +81,7 @@ const (
 type Phase uint8
 
 const (
-	// PhaseFinal returns bm25-ranked hits (over a bounded, newest-first candidate set for broad queries).
+	// PhaseFinal returns bm25-ranked hits, ranked over every match (fullrank.go; Complete says when not).
 	PhaseFinal Phase = iota
 	// PhaseFirst returns the newest matching hits at once, for the first paint while typing.
 	PhaseFirst
