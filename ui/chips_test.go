@@ -7,7 +7,8 @@ import (
 )
 
 // The status line's chips say how a plain query was read: the date, a
-// replaced typo, and how many words the top session holds when not all.
+// replaced typo, how many words the top session holds when not all, and
+// the store's notice when a ranking covered part of the matches.
 func TestSearchChips(t *testing.T) {
 	cases := []struct {
 		d    recall.Discovery
@@ -18,6 +19,9 @@ func TestSearchChips(t *testing.T) {
 		{recall.Discovery{Words: []string{"docker", "network"}, Results: []recall.Result{{Matched: []string{"docker"}}}}, "top matched 1 of 2 words"},
 		{recall.Discovery{Words: []string{"deploy"}, DateFilter: "May 2023", Suggestion: "no match for a word, searched instead: dpeloy → deploy",
 			Results: []recall.Result{{Matched: []string{"deploy"}}}}, "date:May 2023 · searched dpeloy → deploy"},
+		// A ranking over part of the matches says so, for any query.
+		{recall.Discovery{Notice: "ranked the newest 1000 matches only (NEAR, a column filter, ^ or mixed scripts are not ranked from the index): an older match may rank higher"},
+			"ranked the newest 1000 matches only (NEAR, a column filter, ^ or mixed scripts are not ranked from the index): an older match may rank higher"},
 	}
 	for _, c := range cases {
 		if got := searchChips(&c.d); got != c.want {
