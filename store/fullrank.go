@@ -406,11 +406,18 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	var (
 		passed  []candidate // in rank order
 		checked int
-		m       = need + need/2 + 16
+		// The best rows are chosen once for four pages' worth: scoring
+		// every match again costs more than reading a few more rows.
+		m    = 4*need + 16
+		best = all.best(m)
 	)
 	for {
-		best := all.best(m)
-		batch := best[checked:]
+		if checked >= len(best) && len(best) == m {
+			m = min(checked*4, fullRankMaxChecked)
+			best = all.best(m)
+		}
+		// Read the next rows in batches of about a page and a half.
+		batch := best[checked:min(len(best), checked+need+need/2+16)]
 		if len(batch) > 0 {
 			ids := make([]any, len(batch))
 			for i, b := range batch {
@@ -434,7 +441,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 					passed = append(passed, cd)
 				}
 			}
-			checked = len(best)
+			checked += len(batch)
 		}
 		if len(passed) >= need || checked >= len(all.rows) {
 			break
@@ -444,7 +451,6 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 			res.Notice = joinNotice(res.Notice, fmt.Sprintf("the filters passed %d of the best %d matches: showing those", len(passed), checked))
 			break
 		}
-		m = min(checked*4, fullRankMaxChecked)
 	}
 	ids := make([]int64, 0, len(passed))
 	for i := f.Offset; i < len(passed) && len(res.Hits) < f.Limit; i++ {
