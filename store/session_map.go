@@ -100,9 +100,15 @@ func (m *sessionMap) refresh(c *conn, l layout) (ok bool, err error) {
 		if m.upTo > 0 {
 			sql, args = "SELECT id, session_id, timestamp FROM messages WHERE id > ? AND id <= ? ORDER BY timestamp, id", []any{m.upTo, top}
 		}
+		var last []byte // rows come grouped by session: look a session up once per run
+		lastO := int32(-1)
 		err = c.query(sql, args, func(st stmtRow) error {
 			if id := st.ColumnInt64(0); id > m.upTo && id <= top {
-				o := m.ordinal(st.ColumnText(1))
+				sid := st.ColumnRawText(1)
+				if lastO < 0 || string(sid) != string(last) {
+					lastO, last = m.ordinal(string(sid)), append(last[:0], sid...)
+				}
+				o := lastO
 				grown[id], at[id] = o, int32(min(max(st.ColumnFloat(2), 0), 1<<31-1))
 				if m.meta[o].first == 0 {
 					m.meta[o].first = id
