@@ -20,11 +20,15 @@ type Source interface {
 // plain memory.
 type Posting struct {
 	Rowid int64
-	// Tf is the number of the term's positions in the row (every column).
+	// Tf is the number of the term's positions in the row (every column);
+	// 0 while an entry is a delete marker (an empty position list).
 	Tf  int32
 	pos int32 // index of the row's position list in Doclist.lists; -1 for none
-	del bool
 }
+
+// deleted reports a delete marker: as in fts5MultiIterIsEmpty, an entry
+// with an empty position list means the row is gone.
+func (p Posting) deleted() bool { return p.Tf == 0 }
 
 // Doclist is a term's rows, ascending, with their position lists when
 // they were asked for.
@@ -221,10 +225,10 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 			}
 			// The low bit flags a delete, but an entry written by a delete
 			// and a re-insert of the row in one transaction carries it
-			// beside the new positions: as in fts5MultiIterIsEmpty, only an
-			// empty position list means the row is gone.
+			// beside the new positions: only an empty position list (Tf 0,
+			// deleted) means the row is gone.
 			n := int(sz >> 1)
-			cur = Posting{Rowid: rowid, del: n == 0}
+			cur = Posting{Rowid: rowid}
 			if r.off+n <= len(b) && s.only != nil && !s.only(rowid) {
 				r.off += n
 				continue

@@ -64,14 +64,14 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 // Decoding buffers kept between queries. Not a sync.Pool: a pool is
 // emptied by every garbage collection, and a common word's doclist is
 // exactly what makes collections frequent, so it would grow the buffer
-// anew for each query. One is kept, of at most maxScratch rows (12 MB):
+// anew for each query. One is kept, of at most maxScratch rows (16 MB):
 // a second search at once, or a doclist longer than that, allocates its own.
 var (
 	scratchMu sync.Mutex
 	scratch   []*[]Posting
 )
 
-const maxScratch = 1 << 19
+const maxScratch = 1 << 20
 
 func getScratch() *[]Posting {
 	scratchMu.Lock()
@@ -116,7 +116,7 @@ func current(lists [][]Posting) []Posting {
 	out := make([]Posting, 0, n)
 	for _, l := range lists {
 		for _, p := range l {
-			if !p.del {
+			if !p.deleted() {
 				out = append(out, p)
 			}
 		}
