@@ -136,6 +136,9 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 	}
 	f.Limit, f.Offset = DiscoverScanLimit, 0
 	f.Sessions = true // plain words and questions: ranked by session (store/search_plain.go)
+	// Delegation chains fold several sessions into one root: three
+	// sessions per root listed is the store's reading bound.
+	f.SessionLimit = 3 * limit
 	if f.Phase == store.PhaseFirst {
 		// The first paint of a keystroke: the newest hits are enough to
 		// fill the list, and reading 300 of them through the trigram

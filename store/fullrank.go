@@ -416,8 +416,13 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 			m = min(checked*4, fullRankMaxChecked)
 			best = all.best(m)
 		}
-		// Read the next rows in batches of about a page and a half.
-		batch := best[checked:min(len(best), checked+need+need/2+16)]
+		// Read the next rows in batches of about a page and a half (a few
+		// rows per session the caller lists, for a ranking by session).
+		size := need + need/2 + 16
+		if f.Sessions && f.SessionLimit > 0 {
+			size = min(size, max(64, 4*f.SessionLimit))
+		}
+		batch := best[checked:min(len(best), checked+size)]
 		if len(batch) > 0 {
 			ids := make([]any, len(batch))
 			for i, b := range batch {
@@ -443,7 +448,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 			}
 			checked += len(batch)
 		}
-		if len(passed) >= need || checked >= len(all.rows) {
+		if len(passed) >= need || checked >= len(all.rows) || enoughSessions(f, passed) {
 			break
 		}
 		if checked >= fullRankMaxChecked {
@@ -516,4 +521,22 @@ func (s *Store) snippets(c *conn, q parsedQuery, f SearchFilter, p match, scanne
 		}
 		return nil
 	})
+}
+
+// enoughSessions reports, for a ranking by session with a SessionLimit,
+// whether the rows read so far name that many sessions: the caller lists
+// no more, and the rows are in rank order, so the first hit of each is
+// final.
+func enoughSessions(f SearchFilter, passed []candidate) bool {
+	if !f.Sessions || f.SessionLimit <= 0 || f.Offset > 0 || len(passed) < f.SessionLimit {
+		return false
+	}
+	seen := make(map[string]bool, f.SessionLimit)
+	for _, c := range passed {
+		seen[c.hit.SessionID] = true
+		if len(seen) >= f.SessionLimit {
+			return true
+		}
+	}
+	return false
 }

@@ -381,14 +381,17 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	// List the best sessions that pass the filters, in key order.
 	filter, fargs := s.filterSQL(f)
 	var listed []*plainSess
-	shown := 0
-	for next := 0; next < len(touched) && len(listed) < plainListed && shown < f.Limit; {
+	shown, most := 0, plainListed
+	if f.SessionLimit > 0 {
+		most = min(most, f.SessionLimit)
+	}
+	for next := 0; next < len(touched) && len(listed) < most && shown < f.Limit; {
 		if next >= sorted {
 			slices.SortFunc(touched[next:], func(a, b *plainSess) int { return a.key.cmp(b.key) })
 			sorted = len(touched)
 		}
 		end, rows := next, 0
-		for end < min(len(touched), max(sorted, next+1)) && end-next < 64 && rows < 2000 {
+		for end < min(len(touched), max(sorted, next+1)) && end-next < min(64, 2*most) && rows < 2000 {
 			rows += len(touched[end].rows)
 			end++
 		}
@@ -397,7 +400,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 			return res, err
 		}
 		for _, se := range batch {
-			if len(se.hits) > 0 && len(listed) < plainListed {
+			if len(se.hits) > 0 && len(listed) < most {
 				listed = append(listed, se)
 				shown += len(se.hits)
 			}

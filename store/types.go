@@ -131,6 +131,10 @@ type SearchFilter struct {
 	// first (search_plain.go). Only the ranked phase (PhaseFinal, SortRank,
 	// first page) does this; the rest keep the exact FTS5 meaning.
 	Sessions bool
+	// SessionLimit, with Sessions, is how many sessions the caller will
+	// list (0: the store's default): a ranking by session reads the rows of
+	// no more sessions than that, best first.
+	SessionLimit int
 	// Now is the time relative dates in a query ("yesterday", "last
 	// week") are read against; zero means time.Now().
 	Now time.Time
