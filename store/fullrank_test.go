@@ -230,3 +230,58 @@ func TestParseFTSExpr(t *testing.T) {
 		t.Errorf("trigramTokens = %q", got)
 	}
 }
+
+// TestFullRankMultiColumn: a table with Hermes's three columns (a row's
+// length is every column's; a term counts in any column), and external
+// content, ranks as FTS5 ranks it.
+func TestFullRankMultiColumn(t *testing.T) {
+	st := mustOpen(t)
+	c := rawConn(t, st.Path(), false)
+	mustRun(t, c, "CREATE TABLE docs(id INTEGER PRIMARY KEY, content TEXT, tool_name TEXT, tool_calls TEXT)")
+	mustRun(t, c, "CREATE VIRTUAL TABLE hermes_fts USING fts5(content, tool_name, tool_calls, content=docs, content_rowid=id)")
+	rng := rand.New(rand.NewSource(11))
+	words := strings.Fields("error docker terminal read_file network the deploy")
+	pick := func(n int) string {
+		var b strings.Builder
+		for i := 0; i < n; i++ {
+			b.WriteString(words[rng.Intn(len(words))] + " ")
+		}
+		return b.String()
+	}
+	mustRun(t, c, "BEGIN")
+	for i := 1; i <= 600; i++ {
+		content, tool, calls := pick(1+rng.Intn(20)), pick(rng.Intn(2)), pick(rng.Intn(6))
+		mustRun(t, c, "INSERT INTO docs(id, content, tool_name, tool_calls) VALUES (?, ?, ?, ?)", i, content, tool, calls)
+		mustRun(t, c, "INSERT INTO hermes_fts(rowid, content, tool_name, tool_calls) VALUES (?, ?, ?, ?)", i, content, tool, calls)
+		if i%150 == 0 {
+			mustRun(t, c, "COMMIT")
+			mustRun(t, c, "BEGIN")
+		}
+	}
+	mustRun(t, c, "COMMIT")
+	c.close()
+	for _, expr := range []string{`"terminal"`, `"read" "file"`, `"docker" OR "network"`, `"dep"*`} {
+		err := st.read(context.Background(), func(c *conn) error {
+			r, err := st.fullRankMatches(c, match{table: "hermes_fts", expr: expr})
+			if err != nil {
+				return fmt.Errorf("%s: %w", expr, err)
+			}
+			got := r.best(len(r.rows) + 1)
+			i := 0
+			err = c.query("SELECT rowid, -bm25(hermes_fts) FROM hermes_fts WHERE hermes_fts MATCH ? ORDER BY bm25(hermes_fts), rowid DESC", []any{expr}, func(s stmtRow) error {
+				if i >= len(got) || got[i].rowid != s.ColumnInt64(0) || math.Abs(got[i].score-s.ColumnFloat(1)) > 1e-9 {
+					return fmt.Errorf("%s rank %d: FTS5 has row %d score %f", expr, i, s.ColumnInt64(0), s.ColumnFloat(1))
+				}
+				i++
+				return nil
+			})
+			if err == nil && (i != len(got) || i < 20) {
+				err = fmt.Errorf("%s: %d rows, FTS5 %d", expr, len(got), i)
+			}
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+}
