@@ -122,7 +122,7 @@ func (s *Store) openIndex(c *conn, table string) (*ftsIndex, error) {
 	if ix.avg, err = fts5idx.ParseAverages(ab); err != nil {
 		return nil, errors.Join(errFullRankNA, err)
 	}
-	ix.lens, ok, err = s.docLens(table).refresh(c, table)
+	ix.lens, ok, err = s.docLens(table).refresh(c, table, s)
 	if err != nil || !ok {
 		return nil, errors.Join(errFullRankNA, err)
 	}
@@ -471,6 +471,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 		// A row was rewritten in place since its length was cached: read
 		// every length again, once, and rank again.
 		s.docLens(p.table).drop()
+		s.removeRankCache("lens-" + p.table)
 		return s.fullRankTry(c, q, f, p, orig, true)
 	}
 	return res, nil

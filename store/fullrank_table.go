@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -129,11 +130,30 @@ func (s *Store) docLens(table string) *docLens {
 	return v.(*docLens)
 }
 
+// rowsFilled counts the rows the caches read with SQL (for tests: a process
+// that starts from a rank cache file reads none of the rows it holds).
+var rowsFilled atomic.Int64
+
+// lensFile is docLens as a rank cache file holds it.
+type lensFile struct {
+	UpTo int64
+	Lens []uint32
+}
+
 // refresh reads the rows added since the last call; it returns the lengths
-// to use (shared, read-only) or ok=false when rowids are out of range.
-func (d *docLens) refresh(c *conn, table string) (lens []uint32, ok bool, err error) {
+// to use (shared, read-only) or ok=false when rowids are out of range. A
+// new process starts from the rank cache file when there is one
+// (rank_cache.go) and writes one after reading many rows.
+func (d *docLens) refresh(c *conn, table string, s *Store) (lens []uint32, ok bool, err error) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
+	kind := "lens-" + table
+	if d.upTo == 0 && s != nil {
+		var f lensFile
+		if s.loadRankCache(kind, &f) && f.UpTo > 0 && int64(len(f.Lens)) == f.UpTo+1 {
+			d.lens, d.upTo = f.Lens, f.UpTo
+		}
+	}
 	top, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM " + table + "_docsize")
 	if err != nil {
 		return nil, false, err
@@ -156,6 +176,7 @@ func (d *docLens) refresh(c *conn, table string) (lens []uint32, ok bool, err er
 				if id >= 0 && id <= top {
 					grown[id] = sumVarints(st.ColumnRawBlob(1))
 					d.upTo = id
+					rowsFilled.Add(1)
 				}
 				return nil
 			})
@@ -164,6 +185,9 @@ func (d *docLens) refresh(c *conn, table string) (lens []uint32, ok bool, err er
 			return nil, false, err
 		}
 		d.upTo = top
+		if s != nil && top-from >= rankCacheMinRows {
+			s.saveRankCache(kind, lensFile{UpTo: d.upTo, Lens: d.lens})
+		}
 	}
 	return d.lens, true, nil
 }

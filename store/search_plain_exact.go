@@ -195,6 +195,7 @@ func (s *Store) searchPlainExact(c *conn, pq plainQuery, f SearchFilter) (Search
 	if errors.Is(err, errStaleMap) {
 		// A session was renamed or a message moved since the map was read.
 		s.sessionMap().drop()
+		s.removeRankCache("sessions")
 		res, err = s.searchPlainExactOnce(c, pq, f)
 		if errors.Is(err, errStaleMap) {
 			err = errFullRankNA
@@ -219,7 +220,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		return res, errFullRankNA
 	}
 	sm := s.sessionMap()
-	if ok, err := sm.refresh(c, s.layout); err != nil || !ok {
+	if ok, err := sm.refresh(c, s.layout, s); err != nil || !ok {
 		return res, errors.Join(errFullRankNA, err)
 	}
 	phraseToks := map[string]bool{}

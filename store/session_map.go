@@ -59,9 +59,21 @@ func (m *sessionMap) ordinal(id string) int32 {
 // A message added later than its session's others but dated before them
 // does not become the session's first (a native writer back-filling a
 // session; recall itself writes sessions in order).
-func (m *sessionMap) refresh(c *conn, l layout) (ok bool, err error) {
+func (m *sessionMap) refresh(c *conn, l layout, s *Store) (ok bool, err error) {
 	m.mu.Lock()
 	defer m.mu.Unlock()
+	if m.upTo == 0 && m.sessUpTo == 0 && s != nil {
+		var f sessionsFile
+		if s.loadRankCache("sessions", &f) {
+			m.restore(f)
+		}
+	}
+	from := m.upTo
+	defer func() {
+		if err == nil && s != nil && m.upTo-from >= rankCacheMinRows {
+			s.saveRankCache("sessions", m.snapshot())
+		}
+	}()
 	err = c.unbudgeted(func() error {
 		title := l.sessionCol("title", "NULL")
 		if err := c.query("SELECT rowid, id, COALESCE("+title+", ''), COALESCE(started_at, 0) FROM sessions s WHERE rowid > ? ORDER BY rowid",
@@ -109,6 +121,7 @@ func (m *sessionMap) refresh(c *conn, l layout) (ok bool, err error) {
 					lastO, last = m.ordinal(string(sid)), append(last[:0], sid...)
 				}
 				o := lastO
+				rowsFilled.Add(1)
 				grown[id], at[id] = o, int32(min(max(st.ColumnFloat(2), 0), 1<<31-1))
 				if m.meta[o].first == 0 {
 					m.meta[o].first = id
@@ -155,4 +168,44 @@ func (m *sessionMap) titleMasks(pq plainQuery) map[int32]uint64 {
 		}
 	}
 	return out
+}
+
+// sessionsFile is sessionMap as a rank cache file holds it.
+type sessionsFile struct {
+	UpTo, SessUpTo int64
+	Of, At         []int32
+	IDs, Titles    []string
+	Started        []float64
+	First          []int64
+}
+
+func (m *sessionMap) snapshot() sessionsFile {
+	f := sessionsFile{UpTo: m.upTo, SessUpTo: m.sessUpTo, Of: m.of, At: m.at}
+	for _, md := range m.meta {
+		f.IDs, f.Titles = append(f.IDs, md.id), append(f.Titles, md.title)
+		f.Started, f.First = append(f.Started, md.started), append(f.First, md.first)
+	}
+	return f
+}
+
+// restore fills an empty map from a file, when it is whole.
+func (m *sessionMap) restore(f sessionsFile) {
+	n := len(f.IDs)
+	if f.UpTo <= 0 || int64(len(f.Of)) != f.UpTo+1 || len(f.At) != len(f.Of) || len(f.Titles) != n || len(f.Started) != n || len(f.First) != n {
+		return
+	}
+	for _, o := range f.Of {
+		if o >= int32(n) {
+			return
+		}
+	}
+	for i, id := range f.IDs {
+		o := m.ordinal(id)
+		md := &m.meta[o]
+		md.title, md.started, md.first = f.Titles[i], f.Started[i], f.First[i]
+		for _, w := range dedupeFold(tokens(md.title)) {
+			m.titleWords[w] = append(m.titleWords[w], o)
+		}
+	}
+	m.of, m.at, m.upTo, m.sessUpTo = f.Of, f.At, f.UpTo, f.SessUpTo
 }

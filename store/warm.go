@@ -13,10 +13,10 @@ func (s *Store) Warm(ctx context.Context) {
 		return
 	}
 	_ = s.read(ctx, func(c *conn) error {
-		if _, _, err := s.docLens("messages_fts").refresh(c, "messages_fts"); err != nil {
+		if _, _, err := s.docLens("messages_fts").refresh(c, "messages_fts", s); err != nil {
 			return err
 		}
-		_, err := s.sessionMap().refresh(c, s.layout)
+		_, err := s.sessionMap().refresh(c, s.layout, s)
 		return err
 	})
 }
