@@ -151,7 +151,11 @@ func (d *docLens) refresh(c *conn, table string, s *Store) (lens []uint32, ok bo
 	if d.upTo == 0 && s != nil {
 		var f lensFile
 		if s.loadRankCache(kind, &f) && f.UpTo > 0 && int64(len(f.Lens)) == f.UpTo+1 {
-			d.lens, d.upTo = f.Lens, f.UpTo
+			// A file can outlive its database (deleted, and its inode
+			// reused): rows spread over the file must read the same.
+			if same, err := verifyLens(c, table, f.Lens, spreadIDs(f.UpTo)); err == nil && same {
+				d.lens, d.upTo = f.Lens, f.UpTo
+			}
 		}
 	}
 	top, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM " + table + "_docsize")
@@ -212,6 +216,15 @@ func sumVarints(b []byte) uint32 {
 		i += k
 	}
 	return uint32(min(n, 1<<32-1))
+}
+
+// spreadIDs are up to 32 rowids spread evenly over [1, upTo].
+func spreadIDs(upTo int64) []int64 {
+	var ids []int64
+	for i := int64(0); i < 32 && i < upTo; i++ {
+		ids = append(ids, 1+i*upTo/min(32, upTo))
+	}
+	return ids
 }
 
 // verifyLens checks the cached lengths of rows against %_docsize.

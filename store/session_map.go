@@ -64,7 +64,7 @@ func (m *sessionMap) refresh(c *conn, l layout, s *Store) (ok bool, err error) {
 	defer m.mu.Unlock()
 	if m.upTo == 0 && m.sessUpTo == 0 && s != nil {
 		var f sessionsFile
-		if s.loadRankCache("sessions", &f) {
+		if s.loadRankCache("sessions", &f) && sameSessions(c, f) {
 			m.restore(f)
 		}
 	}
@@ -208,4 +208,32 @@ func (m *sessionMap) restore(f sessionsFile) {
 		}
 	}
 	m.of, m.at, m.upTo, m.sessUpTo = f.Of, f.At, f.UpTo, f.SessUpTo
+}
+
+// sameSessions checks rows spread over a sessions file against the
+// database: a file can outlive its database (deleted, and its inode reused).
+func sameSessions(c *conn, f sessionsFile) bool {
+	ids := spreadIDs(f.UpTo)
+	want := map[int64]string{}
+	args := make([]any, 0, len(ids))
+	for _, id := range ids {
+		if id < int64(len(f.Of)) && f.Of[id] >= 0 && int(f.Of[id]) < len(f.IDs) {
+			want[id] = f.IDs[f.Of[id]]
+		}
+		args = append(args, id)
+	}
+	got := map[int64]string{}
+	err := c.query("SELECT id, session_id FROM messages WHERE id IN ("+placeholders(len(args))+")", args, func(st stmtRow) error {
+		got[st.ColumnInt64(0)] = st.ColumnText(1)
+		return nil
+	})
+	if err != nil || len(got) != len(want) {
+		return false
+	}
+	for id, sid := range want {
+		if got[id] != sid {
+			return false
+		}
+	}
+	return true
 }
