@@ -82,6 +82,7 @@ type ftsSource struct {
 	table string
 }
 
+// Block reads one %_data record.
 func (s ftsSource) Block(id int64) ([]byte, error) {
 	st, err := s.c.prepare("SELECT block FROM " + s.table + "_data WHERE id = ?")
 	if err != nil {
@@ -95,6 +96,7 @@ func (s ftsSource) Block(id int64) ([]byte, error) {
 	return nil, st.Err()
 }
 
+// SeekPage finds, in %_idx, the leaf page where term would start.
 func (s ftsSource) SeekPage(segid int, term []byte) (int, bool, error) {
 	st, err := s.c.prepare("SELECT pgno FROM " + s.table + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
 	if err != nil {
