@@ -162,7 +162,7 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 	if t.trigram {
 		tokenize = trigramTokens
 	}
-	tree, ok := parseFTSExpr(p.expr, tokenize)
+	tree, ok := parseFTSExpr(p.expr, tokenize, t.names)
 	if !ok {
 		return nil, errFullRankNA
 	}
@@ -203,27 +203,28 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 					break
 				}
 			}
-			if scan && len(ph.tokens) > 1 {
-				return nil, errFullRankNA // a phrase ending in a prefix no index holds: FTS5 ranks it
+			if scan && ph.positional() {
+				return nil, errFullRankNA // positions of a prefix no index holds: FTS5 ranks it
 			}
 		}
 		var err error
-		if lists[i], err = fts5idx.Postings(src, st, key, scan, len(ph.tokens) > 1); err != nil {
+		if lists[i], err = fts5idx.Postings(src, st, key, scan, ph.positional()); err != nil {
 			if errors.Is(err, fts5idx.ErrUnsupported) {
 				err = errors.Join(errFullRankNA, err)
 			}
 			return nil, err
 		}
 	}
-	if len(lists) == 1 {
+	if !ph.positional() {
 		return lists[0].Rows, nil
 	}
-	return phraseRows(lists), nil
+	return phraseRows(lists, ph.cols, ph.initial), nil
 }
 
 // phraseRows keeps the rows where the tokens occur one after another in a
-// column, counting each occurrence of the whole phrase.
-func phraseRows(lists []fts5idx.Doclist) []fts5idx.Posting {
+// column, counting each occurrence of the whole phrase; with cols, only in
+// those columns (a bit each), with initial, only at a column's start.
+func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool) []fts5idx.Posting {
 	var out []fts5idx.Posting
 	idx := make([]int, len(lists))
 	pos := make([][]uint64, len(lists))
@@ -253,6 +254,9 @@ func phraseRows(lists []fts5idx.Doclist) []fts5idx.Posting {
 		}
 		var n int32
 		for _, start := range pos[0] {
+			if col := start >> 32; (cols != 0 && (col >= 64 || cols&(1<<col) == 0)) || (initial && uint32(start) != 0) {
+				continue
+			}
 			ok := true
 			for k := 1; k < len(pos) && ok; k++ {
 				_, ok = slices.BinarySearch(pos[k], start+uint64(k))

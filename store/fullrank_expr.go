@@ -1,6 +1,7 @@
 package store
 
 import (
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -9,10 +10,11 @@ import (
 )
 
 // The FTS5 expressions recall renders (query.go, cjk.go), read back into a
-// tree that full ranking evaluates over doclists. Only what FTS5 ranks as
-// plain phrases is read: quoted or bare strings, a trailing *, AND, OR,
-// NOT, implicit AND and parentheses. NEAR groups, column filters and ^
-// are left to FTS5 (exprTree returns ok=false).
+// tree that full ranking evaluates over doclists: quoted or bare strings, a
+// trailing *, a leading ^ (the phrase starts a column), a column filter
+// (`name :` before a phrase or a group), AND, OR, NOT, implicit AND and
+// parentheses. NEAR groups are left to FTS5 (parseFTSExpr returns
+// ok=false).
 
 // exprOp is a node's operator.
 type exprOp int
@@ -33,9 +35,14 @@ type exprNode struct {
 
 // exprPhrase is one phrase as the index holds it.
 type exprPhrase struct {
-	tokens []string // index terms, in order
-	prefix bool     // the last token is a prefix
+	tokens  []string // index terms, in order
+	prefix  bool     // the last token is a prefix
+	initial bool     // ^: the phrase starts its column
+	cols    uint64   // the columns it may match in (a bit each); 0: any
 }
+
+// positional reports whether the phrase needs its position lists to count.
+func (p exprPhrase) positional() bool { return len(p.tokens) > 1 || p.initial || p.cols != 0 }
 
 // exprTree is a parsed expression and its phrases (bm25 scores each).
 type exprTree struct {
@@ -43,9 +50,10 @@ type exprTree struct {
 	phrases []exprPhrase
 }
 
-// parseFTSExpr reads expr; tokenize turns a string into the table's terms.
-func parseFTSExpr(expr string, tokenize func(string) []string) (exprTree, bool) {
-	p := exprParser{toks: lexFTS(expr), tokenize: tokenize}
+// parseFTSExpr reads expr; tokenize turns a string into the table's
+// terms; columns are the table's column names (for column filters).
+func parseFTSExpr(expr string, tokenize func(string) []string, columns []string) (exprTree, bool) {
+	p := exprParser{toks: lexFTS(expr), tokenize: tokenize, columns: columns}
 	if p.toks == nil {
 		return exprTree{}, false
 	}
@@ -65,12 +73,14 @@ const (
 	lexNot
 	lexOpen
 	lexClose
+	lexColumn // a column filter: text is the name
 )
 
 type lexTok struct {
-	kind   lexKind
-	text   string
-	prefix bool
+	kind    lexKind
+	text    string
+	prefix  bool
+	initial bool
 }
 
 // lexFTS splits an expression; nil means it uses syntax full ranking leaves to FTS5.
@@ -86,6 +96,13 @@ func lexFTS(s string) []lexTok {
 			i++
 		case c == ')':
 			out = append(out, lexTok{kind: lexClose})
+			i++
+		case c == '^':
+			// ^ binds to the phrase that follows at once.
+			if i+1 >= len(s) || (s[i+1] != '"' && !isBareword(rune(s[i+1])) && s[i+1] < 0x80) {
+				return nil
+			}
+			out = append(out, lexTok{kind: lexString, initial: true})
 			i++
 		case c == '"':
 			var b strings.Builder
@@ -106,6 +123,7 @@ func lexFTS(s string) []lexTok {
 				j++
 			}
 			t := lexTok{kind: lexString, text: b.String()}
+			t = takeCaret(&out, t)
 			i = j + 1
 			if i < len(s) && s[i] == '*' {
 				t.prefix = true
@@ -136,7 +154,12 @@ func lexFTS(s string) []lexTok {
 			case "NEAR":
 				return nil
 			}
-			t := lexTok{kind: lexString, text: w}
+			if k := skipSpaces(s, i); k < len(s) && s[k] == ':' {
+				out = append(out, lexTok{kind: lexColumn, text: strings.ToLower(w)})
+				i = k + 1
+				continue
+			}
+			t := takeCaret(&out, lexTok{kind: lexString, text: w})
 			if i < len(s) && s[i] == '*' {
 				t.prefix = true
 				i++
@@ -147,6 +170,22 @@ func lexFTS(s string) []lexTok {
 		}
 	}
 	return out
+}
+
+// takeCaret folds a pending ^ (the previous token) into t.
+func takeCaret(out *[]lexTok, t lexTok) lexTok {
+	if n := len(*out); n > 0 && (*out)[n-1].kind == lexString && (*out)[n-1].initial && (*out)[n-1].text == "" {
+		*out = (*out)[:n-1]
+		t.initial = true
+	}
+	return t
+}
+
+func skipSpaces(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 // isBareword: FTS5's bareword characters (fts5ExprIsBareword).
@@ -160,6 +199,7 @@ type exprParser struct {
 	bad      bool
 	phrases  []exprPhrase
 	tokenize func(string) []string
+	columns  []string
 }
 
 func (p *exprParser) peek() (lexTok, bool) {
@@ -189,7 +229,7 @@ func (p *exprParser) and() *exprNode {
 		switch t.kind {
 		case lexAnd:
 			p.i++
-		case lexString, lexOpen:
+		case lexString, lexOpen, lexColumn:
 		default:
 			return n
 		}
@@ -217,6 +257,23 @@ func (p *exprParser) primary() *exprNode {
 	}
 	p.i++
 	switch t.kind {
+	case lexColumn:
+		// A column filter narrows every phrase of what follows it.
+		col := slices.Index(p.columns, t.text)
+		if col < 0 || col >= 64 {
+			p.bad = true // FTS5 refuses a column it does not have
+			return nil
+		}
+		first := len(p.phrases)
+		n := p.primary()
+		for i := first; i < len(p.phrases); i++ {
+			if p.phrases[i].cols == 0 {
+				p.phrases[i].cols = 1 << col
+			} else {
+				p.phrases[i].cols &= 1 << col
+			}
+		}
+		return n
 	case lexOpen:
 		n := p.or()
 		if c, ok := p.peek(); !ok || c.kind != lexClose {
@@ -231,7 +288,7 @@ func (p *exprParser) primary() *exprNode {
 			p.bad = true // FTS5 has its own rules for an empty phrase
 			return nil
 		}
-		p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix})
+		p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix, initial: t.initial})
 		return &exprNode{op: opPhrase, phrase: len(p.phrases) - 1}
 	}
 	p.bad = true

@@ -18,6 +18,7 @@ type ftsTable struct {
 	trigram  bool  // tokenize='trigram' (case folded, no diacritics removed)
 	prefixes []int // the prefix= lengths, in characters, in declared order
 	columns  int
+	names    []string // the columns' names, lower-cased, in order
 }
 
 var (
@@ -42,6 +43,7 @@ func readFTSTable(c *conn, table string) (ftsTable, bool, error) {
 		arg = strings.TrimSpace(arg)
 		if !strings.Contains(arg, "=") {
 			t.columns++
+			t.names = append(t.names, strings.ToLower(strings.Trim(strings.Fields(arg+" x")[0], `"'`+"`[]")))
 			continue
 		}
 		o := ftsOptionRE.FindStringSubmatch(arg)

@@ -96,6 +96,8 @@ func TestFullRankEqualsFTS5(t *testing.T) {
 		{"dock*", IndexUnicode61},
 		{"cafe", IndexUnicode61},
 		{"(deploy OR rollback) error", IndexUnicode61},
+		{"^error", IndexUnicode61},
+		{"content:docker network", IndexUnicode61},
 		{"内存泄漏", IndexTrigram},
 		{"部署", IndexCJK},
 		{"修改 服务端", IndexCJK},
@@ -212,13 +214,16 @@ func TestParseFTSExpr(t *testing.T) {
 		{`("a" OR "b") NOT "c"`, true, 3},
 		{`"kube"*`, true, 1},
 		{`NEAR("a" "b", 5)`, false, 0},
-		{`content : "a"`, false, 0},
-		{`^"a"`, false, 0},
+		{`content : "a"`, true, 1},
+		{`tool_name : ("a" OR "b") "c"`, true, 3},
+		{`nosuch : "a"`, false, 0},
+		{`^"a" "b"`, true, 2},
+		{`^ "a"`, false, 0},
 		{`"unterminated`, false, 0},
 		{`("a"`, false, 0},
 		{`"" OR "a"`, false, 0},
 	} {
-		tree, ok := parseFTSExpr(tc.expr, unicode61Tokens)
+		tree, ok := parseFTSExpr(tc.expr, unicode61Tokens, []string{"content", "tool_name"})
 		if ok != tc.ok || (ok && len(tree.phrases) != tc.phrases) {
 			t.Errorf("%s: ok %v phrases %d, want %v %d", tc.expr, ok, len(tree.phrases), tc.ok, tc.phrases)
 		}
@@ -260,7 +265,8 @@ func TestFullRankMultiColumn(t *testing.T) {
 	}
 	mustRun(t, c, "COMMIT")
 	c.close()
-	for _, expr := range []string{`"terminal"`, `"read" "file"`, `"docker" OR "network"`, `"dep"*`} {
+	for _, expr := range []string{`"terminal"`, `"read" "file"`, `"docker" OR "network"`, `"dep"*`,
+		`tool_name : "terminal"`, `content : ("docker" OR "network")`, `^"docker"`, `tool_calls : "read file"`, `^"error" NOT tool_name : "terminal"`} {
 		err := st.read(context.Background(), func(c *conn) error {
 			r, err := st.fullRankMatches(c, match{table: "hermes_fts", expr: expr})
 			if err != nil {
