@@ -167,13 +167,13 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 		return nil, errFullRankNA
 	}
 	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
+	starts := make([][][]int64, len(tree.phrases))
 	for i, ph := range tree.phrases {
-		if r.phrases[i], err = phrasePostings(src, st, t, ph); err != nil {
+		if r.phrases[i], starts[i], err = phrasePostings(src, st, t, ph); err != nil {
 			return nil, err
 		}
 		r.scanned = r.scanned || (ph.prefix && !slices.Contains(t.prefixes, utf8.RuneCountInString(ph.tokens[len(ph.tokens)-1])))
 	}
-	r.rows = evalExpr(tree.root, r.phrases)
 	nRow := float64(max(avg.Rows, 1))
 	r.avgdl = float64(avg.TotalTokens()) / nRow
 	if r.avgdl <= 0 {
@@ -186,12 +186,114 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 			r.idf[i] = 1e-6
 		}
 	}
+	// A NEAR group's phrases count only their instances that take part in
+	// a match (their idf stays the phrase's own, as FTS5 computes it).
+	trimNear(tree.root, tree.phrases, r.phrases, starts)
+	r.rows = evalExpr(tree.root, r.phrases)
 	return r, nil
+}
+
+// trimNear replaces, for every NEAR group under n, its phrases' postings by
+// the rows where the group matches, each counting the instances that take
+// part in a match: FTS5's fts5ExprNearIsMatch, step for step.
+func trimNear(n *exprNode, phrases []exprPhrase, postings [][]fts5idx.Posting, starts [][][]int64) {
+	if n.op != opNear {
+		for _, k := range n.kids {
+			trimNear(k, phrases, postings, starts)
+		}
+		return
+	}
+	ids := make([]int, len(n.kids))
+	nTerms := make([]int64, len(n.kids))
+	for i, k := range n.kids {
+		ids[i] = k.phrase
+		nTerms[i] = int64(len(phrases[k.phrase].tokens))
+	}
+	out := make([][]fts5idx.Posting, len(ids))
+	cur := make([]int, len(ids))
+	at := make([][]int64, len(ids))
+	for _, first := range postings[ids[0]] {
+		row, all := first.Rowid, true
+		for i, ph := range ids {
+			ps := postings[ph]
+			j := cur[i]
+			for j < len(ps) && ps[j].Rowid < row {
+				j++
+			}
+			cur[i] = j
+			if j >= len(ps) || ps[j].Rowid != row {
+				all = false
+				break
+			}
+			at[i] = starts[ph][j]
+		}
+		if !all {
+			continue
+		}
+		if counts, ok := nearMatch(at, nTerms, int64(n.near)); ok {
+			for i := range ids {
+				out[i] = append(out[i], fts5idx.Posting{Rowid: row, Tf: counts[i]})
+			}
+		}
+	}
+	for i, ph := range ids {
+		postings[ph] = out[i]
+	}
+}
+
+// nearMatch is fts5ExprNearIsMatch over one row: at holds each phrase's
+// instance starts (column<<32 | offset, ascending). It returns how many of
+// each phrase's instances take part in a match, and whether any does.
+func nearMatch(at [][]int64, nTerms []int64, near int64) ([]int32, bool) {
+	n := len(at)
+	idx := make([]int, n)
+	counts := make([]int32, n)
+	last := make([]int64, n)
+	for {
+		iMax := at[0][idx[0]]
+		for match := false; !match; {
+			match = true
+			for i := 0; i < n; i++ {
+				iMin := iMax - nTerms[i] - near
+				if pos := at[i][idx[i]]; pos < iMin || pos > iMax {
+					match = false
+					for at[i][idx[i]] < iMin {
+						if idx[i]++; idx[i] >= len(at[i]) {
+							return counts, counts[0] > 0
+						}
+					}
+					if at[i][idx[i]] > iMax {
+						iMax = at[i][idx[i]]
+					}
+				}
+			}
+		}
+		for i := 0; i < n; i++ {
+			if pos := at[i][idx[i]]; counts[i] == 0 || pos != last[i] {
+				counts[i]++
+				last[i] = pos
+			}
+		}
+		// Advance the phrase whose next instance comes first.
+		adv, next := 0, int64(math.MaxInt64)
+		for i := 0; i < n; i++ {
+			la := int64(math.MaxInt64)
+			if idx[i]+1 < len(at[i]) {
+				la = at[i][idx[i]+1]
+			}
+			if la < next {
+				adv, next = i, la
+			}
+		}
+		if idx[adv]++; idx[adv] >= len(at[adv]) {
+			return counts, counts[0] > 0
+		}
+	}
 }
 
 // phrasePostings returns the rows holding the phrase and, as Tf, how many
 // times it occurs in each.
-func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, error) {
+func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, [][]int64, error) {
 	lists := make([]fts5idx.Doclist, len(ph.tokens))
 	for i, tok := range ph.tokens {
 		key, scan := append([]byte{fts5idx.Main}, tok...), false
@@ -204,7 +306,7 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 				}
 			}
 			if scan && ph.positional() {
-				return nil, errFullRankNA // positions of a prefix no index holds: FTS5 ranks it
+				return nil, nil, errFullRankNA // positions of a prefix no index holds: FTS5 ranks it
 			}
 		}
 		var err error
@@ -212,19 +314,26 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 			if errors.Is(err, fts5idx.ErrUnsupported) {
 				err = errors.Join(errFullRankNA, err)
 			}
-			return nil, err
+			return nil, nil, err
 		}
 	}
 	if !ph.positional() {
-		return lists[0].Rows, nil
+		return lists[0].Rows, nil, nil
 	}
-	return phraseRows(lists, ph.cols, ph.initial), nil
+	var starts [][]int64
+	keep := &starts
+	if !ph.near {
+		keep = nil
+	}
+	return phraseRows(lists, ph.cols, ph.initial, keep), starts, nil
 }
 
 // phraseRows keeps the rows where the tokens occur one after another in a
 // column, counting each occurrence of the whole phrase; with cols, only in
 // those columns (a bit each), with initial, only at a column's start.
-func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool) []fts5idx.Posting {
+// With starts, each kept row's instance start positions (column<<32 |
+// offset) are appended to it, for a NEAR group.
+func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]int64) []fts5idx.Posting {
 	var out []fts5idx.Posting
 	idx := make([]int, len(lists))
 	pos := make([][]uint64, len(lists))
@@ -253,6 +362,7 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool) []fts5idx.Po
 			fts5idx.Positions(pl, func(col, off int) { pos[k] = append(pos[k], uint64(col)<<32|uint64(off)) })
 		}
 		var n int32
+		var at []int64
 		for _, start := range pos[0] {
 			if col := start >> 32; (cols != 0 && (col >= 64 || cols&(1<<col) == 0)) || (initial && uint32(start) != 0) {
 				continue
@@ -263,10 +373,16 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool) []fts5idx.Po
 			}
 			if ok {
 				n++
+				if starts != nil {
+					at = append(at, int64(start))
+				}
 			}
 		}
 		if n > 0 {
 			out = append(out, fts5idx.Posting{Rowid: id, Tf: n})
+			if starts != nil {
+				*starts = append(*starts, at)
+			}
 		}
 	}
 	return out
@@ -284,6 +400,8 @@ func evalExpr(n *exprNode, phrases [][]fts5idx.Posting) []int64 {
 		return out
 	case opNot:
 		return difference(evalExpr(n.kids[0], phrases), evalExpr(n.kids[1], phrases))
+	case opNear:
+		return evalExpr(n.kids[0], phrases) // trimNear left only the rows where the group matches
 	}
 	acc := evalExpr(n.kids[0], phrases)
 	for _, k := range n.kids[1:] {

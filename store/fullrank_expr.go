@@ -2,6 +2,7 @@ package store
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -12,9 +13,9 @@ import (
 // The FTS5 expressions recall renders (query.go, cjk.go), read back into a
 // tree that full ranking evaluates over doclists: quoted or bare strings, a
 // trailing *, a leading ^ (the phrase starts a column), a column filter
-// (`name :` before a phrase or a group), AND, OR, NOT, implicit AND and
-// parentheses. NEAR groups are left to FTS5 (parseFTSExpr returns
-// ok=false).
+// (`name :` before a phrase or a group), NEAR groups, AND, OR, NOT,
+// implicit AND and parentheses. Anything else is left to FTS5
+// (parseFTSExpr returns ok=false).
 
 // exprOp is a node's operator.
 type exprOp int
@@ -23,7 +24,8 @@ const (
 	opPhrase exprOp = iota
 	opAnd
 	opOr
-	opNot // kids[0] NOT kids[1]
+	opNot  // kids[0] NOT kids[1]
+	opNear // kids are phrases; a row matches with instances within near tokens
 )
 
 // exprNode is one node of a parsed expression.
@@ -31,6 +33,7 @@ type exprNode struct {
 	op     exprOp
 	kids   []*exprNode
 	phrase int // opPhrase: index into exprTree.phrases
+	near   int // opNear: the distance
 }
 
 // exprPhrase is one phrase as the index holds it.
@@ -39,10 +42,13 @@ type exprPhrase struct {
 	prefix  bool     // the last token is a prefix
 	initial bool     // ^: the phrase starts its column
 	cols    uint64   // the columns it may match in (a bit each); 0: any
+	near    bool     // in a NEAR group: its instances' positions are needed
 }
 
 // positional reports whether the phrase needs its position lists to count.
-func (p exprPhrase) positional() bool { return len(p.tokens) > 1 || p.initial || p.cols != 0 }
+func (p exprPhrase) positional() bool {
+	return len(p.tokens) > 1 || p.initial || p.cols != 0 || p.near
+}
 
 // exprTree is a parsed expression and its phrases (bm25 scores each).
 type exprTree struct {
@@ -74,6 +80,8 @@ const (
 	lexOpen
 	lexClose
 	lexColumn // a column filter: text is the name
+	lexNearOpen   // NEAR(
+	lexComma
 )
 
 type lexTok struct {
@@ -93,6 +101,9 @@ func lexFTS(s string) []lexTok {
 			i++
 		case c == '(':
 			out = append(out, lexTok{kind: lexOpen})
+			i++
+		case c == ',':
+			out = append(out, lexTok{kind: lexComma})
 			i++
 		case c == ')':
 			out = append(out, lexTok{kind: lexClose})
@@ -152,7 +163,12 @@ func lexFTS(s string) []lexTok {
 				out = append(out, lexTok{kind: lexNot})
 				continue
 			case "NEAR":
-				return nil
+				if k := skipSpaces(s, i); k < len(s) && s[k] == '(' {
+					out = append(out, lexTok{kind: lexNearOpen})
+					i = k + 1
+					continue
+				}
+				return nil // a bare NEAR is a string to FTS5: leave it to FTS5
 			}
 			if k := skipSpaces(s, i); k < len(s) && s[k] == ':' {
 				out = append(out, lexTok{kind: lexColumn, text: strings.ToLower(w)})
@@ -229,7 +245,7 @@ func (p *exprParser) and() *exprNode {
 		switch t.kind {
 		case lexAnd:
 			p.i++
-		case lexString, lexOpen, lexColumn:
+		case lexString, lexOpen, lexColumn, lexNearOpen:
 		default:
 			return n
 		}
@@ -274,6 +290,8 @@ func (p *exprParser) primary() *exprNode {
 			}
 		}
 		return n
+	case lexNearOpen:
+		return p.nearGroup()
 	case lexOpen:
 		n := p.or()
 		if c, ok := p.peek(); !ok || c.kind != lexClose {
@@ -293,6 +311,66 @@ func (p *exprParser) primary() *exprNode {
 	}
 	p.bad = true
 	return nil
+}
+
+// nearGroup reads NEAR( phrase phrase ... [, N] ), after its NEAR(.
+func (p *exprParser) nearGroup() *exprNode {
+	n := &exprNode{op: opNear, near: 10} // FTS5_DEFAULT_NEARDIST
+	for {
+		t, ok := p.peek()
+		if !ok {
+			p.bad = true
+			return nil
+		}
+		p.i++
+		switch t.kind {
+		case lexString:
+			toks := p.tokenize(t.text)
+			if len(toks) == 0 {
+				p.bad = true
+				return nil
+			}
+			p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix, initial: t.initial, near: true})
+			n.kids = append(n.kids, &exprNode{op: opPhrase, phrase: len(p.phrases) - 1})
+		case lexComma:
+			d, ok := p.peek()
+			if !ok || d.kind != lexString || d.prefix || d.initial {
+				p.bad = true
+				return nil
+			}
+			dist, err := strconv.Atoi(d.text)
+			if err != nil || dist < 0 {
+				p.bad = true
+				return nil
+			}
+			n.near = dist
+			p.i++
+			if c, ok := p.peek(); !ok || c.kind != lexClose {
+				p.bad = true
+				return nil
+			}
+			p.i++
+			return p.nearDone(n)
+		case lexClose:
+			return p.nearDone(n)
+		default:
+			p.bad = true
+			return nil
+		}
+	}
+}
+
+// nearDone closes a NEAR group: one phrase alone is just that phrase.
+func (p *exprParser) nearDone(n *exprNode) *exprNode {
+	switch len(n.kids) {
+	case 0:
+		p.bad = true
+		return nil
+	case 1:
+		p.phrases[n.kids[0].phrase].near = false
+		return n.kids[0]
+	}
+	return n
 }
 
 func join(op exprOp, a, b *exprNode) *exprNode {

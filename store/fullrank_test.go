@@ -97,6 +97,9 @@ func TestFullRankEqualsFTS5(t *testing.T) {
 		{"cafe", IndexUnicode61},
 		{"(deploy OR rollback) error", IndexUnicode61},
 		{"^error", IndexUnicode61},
+		{"NEAR(docker network, 3)", IndexUnicode61},
+		{"NEAR(error \"connection refused\")", IndexUnicode61},
+		{"NEAR(error deploy rollback, 0) OR kubernetes", IndexUnicode61},
 		{"content:docker network", IndexUnicode61},
 		{"内存泄漏", IndexTrigram},
 		{"部署", IndexCJK},
@@ -213,7 +216,10 @@ func TestParseFTSExpr(t *testing.T) {
 		{`"a" OR "b" AND "c"`, true, 3},
 		{`("a" OR "b") NOT "c"`, true, 3},
 		{`"kube"*`, true, 1},
-		{`NEAR("a" "b", 5)`, false, 0},
+		{`NEAR("a" "b", 5)`, true, 2},
+		{`NEAR("a")`, true, 1},
+		{`NEAR("a" "b", x)`, false, 0},
+		{`NEAR "a"`, false, 0},
 		{`content : "a"`, true, 1},
 		{`tool_name : ("a" OR "b") "c"`, true, 3},
 		{`nosuch : "a"`, false, 0},
@@ -266,7 +272,8 @@ func TestFullRankMultiColumn(t *testing.T) {
 	mustRun(t, c, "COMMIT")
 	c.close()
 	for _, expr := range []string{`"terminal"`, `"read" "file"`, `"docker" OR "network"`, `"dep"*`,
-		`tool_name : "terminal"`, `content : ("docker" OR "network")`, `^"docker"`, `tool_calls : "read file"`, `^"error" NOT tool_name : "terminal"`} {
+		`tool_name : "terminal"`, `content : ("docker" OR "network")`, `^"docker"`, `tool_calls : "read file"`, `^"error" NOT tool_name : "terminal"`,
+		`NEAR("docker" "network", 2)`, `content : NEAR("error" "deploy")`} {
 		err := st.read(context.Background(), func(c *conn) error {
 			r, err := st.fullRankMatches(c, match{table: "hermes_fts", expr: expr})
 			if err != nil {

@@ -10,8 +10,8 @@ import (
 )
 
 // rankCandidates bounds the Go ranking of the query shapes full ranking
-// (fullrank.go) does not read: NEAR groups, mixed CJK
-// and Latin runs, tables with options it does not know. For those a query
+// (fullrank.go) does not read: mixed CJK and Latin
+// runs, tables with options it does not know. For those a query
 // with more matches is ranked over its newest rankCandidates (found by
 // walking the doclist newest-first, which FTS5 does cheaply) and reports
 // Complete=false and a notice; every other query is ranked over every
@@ -412,7 +412,7 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 	})
 	res.Complete = len(cands) < rankCandidates // else older matches were not ranked
 	if !res.Complete {
-		res.Notice = joinNotice(res.Notice, fmt.Sprintf("ranked the newest %d matches only (a NEAR group or a mix of CJK and Latin words is not ranked from the index): an older match may rank higher", rankCandidates))
+		res.Notice = joinNotice(res.Notice, fmt.Sprintf("ranked the newest %d matches only (a mix of CJK and Latin words is not ranked from the index): an older match may rank higher", rankCandidates))
 	}
 	if err != nil || len(cands) == 0 {
 		return res, err

@@ -442,7 +442,7 @@ func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]f
 			return nil, err
 		}
 	}
-	for _, p := range phraseRows(lists, 0, false) {
+	for _, p := range phraseRows(lists, 0, false, nil) {
 		if only(p.Rowid) {
 			out[p.Rowid] = true
 		}
