@@ -24,15 +24,19 @@ var (
 	CompileCacheDir = defaultCompileCacheDir()
 )
 
-func defaultCompileCacheDir() string {
-	if d := os.Getenv("RECALL_WAZERO_CACHE"); d != "" {
+func defaultCompileCacheDir() string { return cacheDir("RECALL_WAZERO_CACHE", "wazero") }
+
+// cacheDir is $env when set, else recall's name folder in the user's cache
+// directory ("" when there is none).
+func cacheDir(env, name string) string {
+	if d := os.Getenv(env); d != "" {
 		return d
 	}
 	dir, err := os.UserCacheDir()
 	if err != nil {
 		return ""
 	}
-	return filepath.Join(dir, "recall", "wazero")
+	return filepath.Join(dir, "recall", name)
 }
 
 // wasmMemoryPages is each connection's WebAssembly memory limit, in 64 KiB

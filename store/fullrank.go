@@ -103,7 +103,7 @@ type ftsIndex struct {
 // openIndex reads table's structure, averages and row lengths;
 // errFullRankNA when the table is one full ranking does not read.
 func (s *Store) openIndex(c *conn, table string) (*ftsIndex, error) {
-	t, ok, err := readFTSTable(c, table)
+	t, ok, err := s.ftsTable(c, table)
 	if err != nil || !ok {
 		return nil, errors.Join(errFullRankNA, err)
 	}
@@ -215,17 +215,11 @@ func trimNear(n *exprNode, phrases []exprPhrase, postings [][]fts5idx.Posting, s
 	for _, first := range postings[ids[0]] {
 		row, all := first.Rowid, true
 		for i, ph := range ids {
-			ps := postings[ph]
-			j := cur[i]
-			for j < len(ps) && ps[j].Rowid < row {
-				j++
-			}
-			cur[i] = j
-			if j >= len(ps) || ps[j].Rowid != row {
+			if !seekRow(postings[ph], &cur[i], row) {
 				all = false
 				break
 			}
-			at[i] = starts[ph][j]
+			at[i] = starts[ph][cur[i]]
 		}
 		if !all {
 			continue
@@ -341,17 +335,8 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]
 		id := first.Rowid
 		idx[0] = i0
 		all := true
-		for k := 1; k < len(lists); k++ {
-			rows := lists[k].Rows
-			j := idx[k]
-			for j < len(rows) && rows[j].Rowid < id {
-				j++
-			}
-			idx[k] = j
-			if j >= len(rows) || rows[j].Rowid != id {
-				all = false
-				break
-			}
+		for k := 1; k < len(lists) && all; k++ {
+			all = seekRow(lists[k].Rows, &idx[k], id)
 		}
 		if !all {
 			continue
@@ -386,6 +371,17 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]
 		}
 	}
 	return out
+}
+
+// seekRow advances *cur along ps (ascending rowids) to the first row not
+// before row, and reports whether that row is row.
+func seekRow(ps []fts5idx.Posting, cur *int, row int64) bool {
+	j := *cur
+	for j < len(ps) && ps[j].Rowid < row {
+		j++
+	}
+	*cur = j
+	return j < len(ps) && ps[j].Rowid == row
 }
 
 // evalExpr returns the rowids (ascending) that satisfy the expression.
@@ -469,44 +465,7 @@ func difference(a, b []int64) []int64 {
 
 // best returns the m best rows of r, best first.
 func (r *rankedMatches) best(m int) []scored {
-	// A min-heap of the best m seen: its root is the worst kept.
-	h := make([]scored, 0, min(m, len(r.rows)))
-	down := func(i int) {
-		for {
-			l, small := 2*i+1, i
-			if l < len(h) && h[small].better(h[l]) {
-				small = l
-			}
-			if r := l + 1; r < len(h) && h[small].better(h[r]) {
-				small = r
-			}
-			if small == i {
-				return
-			}
-			h[i], h[small] = h[small], h[i]
-			i = small
-		}
-	}
-	r.each(func(x scored) {
-		if len(h) < m {
-			h = append(h, x)
-			for i := len(h) - 1; i > 0; {
-				parent := (i - 1) / 2
-				if !h[parent].better(h[i]) {
-					break
-				}
-				h[i], h[parent] = h[parent], h[i]
-				i = parent
-			}
-			return
-		}
-		if x.better(h[0]) {
-			h[0] = x
-			down(0)
-		}
-	})
-	slices.SortFunc(h, func(a, b scored) int { return boolDesc(a.better(b), b.better(a)) })
-	return h
+	return topNOf(r.each, min(m, len(r.rows)), scored.better)
 }
 
 // fullRank answers the final phase of a relevance-ordered search over

@@ -79,8 +79,8 @@ const (
 	lexNot
 	lexOpen
 	lexClose
-	lexColumn // a column filter: text is the name
-	lexNearOpen   // NEAR(
+	lexColumn   // a column filter: text is the name
+	lexNearOpen // NEAR(
 	lexComma
 )
 
@@ -301,16 +301,22 @@ func (p *exprParser) primary() *exprNode {
 		p.i++
 		return n
 	case lexString:
-		toks := p.tokenize(t.text)
-		if len(toks) == 0 {
-			p.bad = true // FTS5 has its own rules for an empty phrase
-			return nil
-		}
-		p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix, initial: t.initial})
-		return &exprNode{op: opPhrase, phrase: len(p.phrases) - 1}
+		return p.phrase(t, false)
 	}
 	p.bad = true
 	return nil
+}
+
+// phrase adds t as a phrase and returns its node; nil for a string with
+// no token (FTS5 has its own rules for an empty phrase).
+func (p *exprParser) phrase(t lexTok, near bool) *exprNode {
+	toks := p.tokenize(t.text)
+	if len(toks) == 0 {
+		p.bad = true
+		return nil
+	}
+	p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix, initial: t.initial, near: near})
+	return &exprNode{op: opPhrase, phrase: len(p.phrases) - 1}
 }
 
 // nearGroup reads NEAR( phrase phrase ... [, N] ), after its NEAR(.
@@ -325,13 +331,11 @@ func (p *exprParser) nearGroup() *exprNode {
 		p.i++
 		switch t.kind {
 		case lexString:
-			toks := p.tokenize(t.text)
-			if len(toks) == 0 {
-				p.bad = true
+			k := p.phrase(t, true)
+			if k == nil {
 				return nil
 			}
-			p.phrases = append(p.phrases, exprPhrase{tokens: toks, prefix: t.prefix, initial: t.initial, near: true})
-			n.kids = append(n.kids, &exprNode{op: opPhrase, phrase: len(p.phrases) - 1})
+			n.kids = append(n.kids, k)
 		case lexComma:
 			d, ok := p.peek()
 			if !ok || d.kind != lexString || d.prefix || d.initial {

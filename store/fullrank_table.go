@@ -15,9 +15,8 @@ import (
 // from its CREATE VIRTUAL TABLE statement.
 type ftsTable struct {
 	name     string
-	trigram  bool  // tokenize='trigram' (case folded, no diacritics removed)
-	prefixes []int // the prefix= lengths, in characters, in declared order
-	columns  int
+	trigram  bool     // tokenize='trigram' (case folded, no diacritics removed)
+	prefixes []int    // the prefix= lengths, in characters, in declared order
 	names    []string // the columns' names, lower-cased, in order
 }
 
@@ -25,6 +24,24 @@ var (
 	ftsOptionRE = regexp.MustCompile(`(?i)(\w+)\s*=\s*('(?:[^']|'')*'|"(?:[^"]|"")*"|[\w.]+)`)
 	ftsArgsRE   = regexp.MustCompile(`(?is)using\s+fts5\s*\((.*)\)\s*;?\s*$`)
 )
+
+// ftsTable is readFTSTable, read once per store: the schema a store works
+// with is settled when it opens (migrations run then), as its layout is.
+func (s *Store) ftsTable(c *conn, table string) (ftsTable, bool, error) {
+	type known struct {
+		t  ftsTable
+		ok bool
+	}
+	if v, found := s.ftsTables.Load(table); found {
+		k := v.(known)
+		return k.t, k.ok, nil
+	}
+	t, ok, err := readFTSTable(c, table)
+	if err == nil {
+		s.ftsTables.Store(table, known{t, ok})
+	}
+	return t, ok, err
+}
 
 // readFTSTable parses table's declaration; ok is false for options full
 // ranking does not read the same way FTS5 does (another tokenizer or its
@@ -42,8 +59,9 @@ func readFTSTable(c *conn, table string) (ftsTable, bool, error) {
 	for _, arg := range strings.Split(m[1], ",") {
 		arg = strings.TrimSpace(arg)
 		if !strings.Contains(arg, "=") {
-			t.columns++
-			t.names = append(t.names, strings.ToLower(strings.Trim(strings.Fields(arg+" x")[0], `"'`+"`[]")))
+			if f := strings.Fields(arg); len(f) > 0 { // a column: its name, then perhaps UNINDEXED
+				t.names = append(t.names, strings.ToLower(strings.Trim(f[0], `"'`+"`[]")))
+			}
 			continue
 		}
 		o := ftsOptionRE.FindStringSubmatch(arg)
@@ -74,7 +92,7 @@ func readFTSTable(c *conn, table string) (ftsTable, bool, error) {
 			return t, false, nil // detail, columnsize, contentless_delete, tokenchars...
 		}
 	}
-	return t, t.columns > 0, nil
+	return t, len(t.names) > 0, nil
 }
 
 // ftsSource reads a table's %_data and %_idx through a connection's
@@ -257,5 +275,5 @@ func placeholders(n int) string {
 
 // String names the table and its options, for errors and tests.
 func (t ftsTable) String() string {
-	return fmt.Sprintf("%s(columns %d, trigram %v, prefix %v)", t.name, t.columns, t.trigram, t.prefixes)
+	return fmt.Sprintf("%s(columns %v, trigram %v, prefix %v)", t.name, t.names, t.trigram, t.prefixes)
 }

@@ -45,6 +45,9 @@ type plainQuery struct {
 	// phrase is the query's words in order, lower-cased, stopwords kept
 	// (2-12 words; "" otherwise): a row holding them so ranks higher.
 	phrase string
+	// typosTried: the words with no row were already looked up as typos
+	// (by the ranking that found no row at all), so need not be again.
+	typosTried bool
 }
 
 // plainSyntax reports whether raw uses FTS5 syntax a person writes on

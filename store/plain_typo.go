@@ -26,7 +26,7 @@ const minTypoRunes = 4
 // correctTypos replaces words with no rows (ids[i] empty) by their best
 // one-edit neighbour in the index, refreshing ids; note lists the changes.
 func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool, note string, err error) {
-	if len(pq.words) > maxTypoQueryWords {
+	if len(pq.words) > maxTypoQueryWords || pq.typosTried {
 		return false, "", nil // a long question answers on its other words
 	}
 	var notes []string

@@ -28,16 +28,7 @@ var (
 	rankCacheMinRows int64 = 50000
 )
 
-func defaultRankCacheDir() string {
-	if d := os.Getenv("RECALL_RANK_CACHE"); d != "" {
-		return d
-	}
-	dir, err := os.UserCacheDir()
-	if err != nil {
-		return ""
-	}
-	return filepath.Join(dir, "recall", "rank")
-}
+func defaultRankCacheDir() string { return cacheDir("RECALL_RANK_CACHE", "rank") }
 
 // rankCacheFile is the file for this database and kind ("" when none).
 func (s *Store) rankCacheFile(kind string) string {

@@ -133,6 +133,8 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	// Every match, from the index (search_plain_exact.go), where it reads it.
 	if res, err := s.searchPlainExact(c, pq, f); !errors.Is(err, errFullRankNA) {
 		return res, err
+	} else if errors.Is(err, errNoWordRows) {
+		pq.typosTried = true // what is left is the titles; the typos were looked for
 	}
 	res := SearchResult{Index: IndexUnicode61, Complete: true}
 	n := len(pq.words)
@@ -154,16 +156,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			return res, err
 		}
 	}
-	exprs := make([]string, n)
-	res.Words = make([]string, n)
-	for i, w := range pq.words {
-		exprs[i], res.Words[i] = wordExpr(w), w.text
-	}
-	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
-	res.Suggestion = pq.suggestion
-	if !pq.date.zero() {
-		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
-	}
+	res.describe(pq)
 
 	total, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM messages")
 	if err != nil {
@@ -382,6 +375,21 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	}
 	res.plain = &hq
 	return res, nil
+}
+
+// describe fills what a plain query's answer says of how it was read: its
+// words, the expression they stand for, a replaced typo, the date.
+func (res *SearchResult) describe(pq plainQuery) {
+	exprs := make([]string, len(pq.words))
+	res.Words = make([]string, len(pq.words))
+	for i, w := range pq.words {
+		exprs[i], res.Words[i] = wordExpr(w), w.text
+	}
+	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
+	res.Suggestion = pq.suggestion
+	if !pq.date.zero() {
+		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
+	}
 }
 
 // rowScore is a row's score, the session's first prompt counting more.

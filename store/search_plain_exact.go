@@ -1,11 +1,11 @@
 package store
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
 	"slices"
-	"strings"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -70,42 +70,9 @@ type plainSess struct {
 	count   int    // its matching messages
 }
 
-// eachRow calls fn with every row of the union of docs, ascending, and
-// for each list the row's index in it (-1 where it is not).
-func eachRow(docs [][]fts5idx.Posting, fn func(id int64, at []int)) {
-	at := make([]int, len(docs))
-	if len(docs) == 1 {
-		for j, p := range docs[0] {
-			at[0] = j
-			fn(p.Rowid, at)
-		}
-		return
-	}
-	cur := make([]int, len(docs))
-	for {
-		id := int64(math.MaxInt64)
-		for i, d := range docs {
-			if cur[i] < len(d) && d[cur[i]].Rowid < id {
-				id = d[cur[i]].Rowid
-			}
-		}
-		if id == math.MaxInt64 {
-			return
-		}
-		for i, d := range docs {
-			at[i] = -1
-			if cur[i] < len(d) && d[cur[i]].Rowid == id {
-				at[i] = cur[i]
-				cur[i]++
-			}
-		}
-		fn(id, at)
-	}
-}
-
 // value returns the value of the session's message id.
 func (se *plainSess) value(id int64) float64 {
-	i, ok := slices.BinarySearchFunc(se.rows, id, func(r plainRow, id int64) int { return cmpInt64Desc(id, r.id) })
+	i, ok := slices.BinarySearchFunc(se.rows, id, func(r plainRow, id int64) int { return cmp.Compare(r.id, id) })
 	if !ok {
 		return 0
 	}
@@ -130,17 +97,7 @@ func (a sessKey) cmp(b sessKey) int {
 	if c := cmpFloatDesc(a.score, b.score); c != 0 {
 		return c
 	}
-	return cmpInt64Desc(a.newest, b.newest)
-}
-
-func cmpInt64Desc(a, b int64) int {
-	switch {
-	case a > b:
-		return -1
-	case a < b:
-		return 1
-	}
-	return 0
+	return cmp.Compare(b.newest, a.newest) // newer first
 }
 
 // plainScorer holds a query's weights.
@@ -204,6 +161,9 @@ func (s *Store) searchPlainExact(c *conn, pq plainQuery, f SearchFilter) (Search
 	return res, err
 }
 
+// errNoWordRows: no message holds a word of the query, typos looked for.
+var errNoWordRows = errors.Join(errFullRankNA, errors.New("no message holds a word"))
+
 // errStaleMap: a row read with its session disagrees with sessionMap.
 var errStaleMap = errors.New("session map out of date")
 
@@ -246,16 +206,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		}
 	}
 	n := len(pq.words)
-	exprs := make([]string, n)
-	res.Words = make([]string, n)
-	for i, w := range pq.words {
-		exprs[i], res.Words[i] = wordExpr(w), w.text
-	}
-	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
-	res.Suggestion = pq.suggestion
-	if !pq.date.zero() {
-		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
-	}
+	res.describe(pq)
 	hq := plainHighlight(pq)
 	res.plain = &hq
 
@@ -293,7 +244,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		return of[id], t >= since && t < until
 	}
 	total := 0
-	eachRow(docs, func(id int64, _ []int) {
+	fts5idx.EachRow(docs, func(id int64, _ []int) {
 		o, ok := keep(id)
 		if !ok {
 			return
@@ -311,7 +262,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	})
 	res.Matches = total
 	if len(touched) == 0 {
-		return res, errFullRankNA // no message holds a word: searchPlain looks at titles
+		return res, errNoWordRows // no message holds a word: searchPlain looks at titles
 	}
 	grouped := make([]plainRow, total)
 	next := 0
@@ -321,7 +272,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	}
 	var allWords []int64 // messages holding every word, ascending
 	avgdl := ix.avgdl()
-	eachRow(docs, func(id int64, at []int) {
+	fts5idx.EachRow(docs, func(id int64, at []int) {
 		o, ok := keep(id)
 		if !ok {
 			return
@@ -482,7 +433,7 @@ func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMet
 			if c := cmpFloatDesc(-a.Rank, -b.Rank); c != 0 {
 				return c
 			}
-			return cmpInt64Desc(a.MessageID, b.MessageID)
+			return cmp.Compare(b.MessageID, a.MessageID)
 		})
 		if len(se.hits) > 0 {
 			se.hits[0].SessionHits = len(se.hits)

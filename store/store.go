@@ -74,6 +74,8 @@ type Store struct {
 	// lenCaches: per FTS table, its rows' token counts (*docLens,
 	// fullrank_table.go), filled by the first full ranking.
 	lenCaches sync.Map
+	// ftsTables: per FTS table, how full ranking reads it (ftsTable).
+	ftsTables sync.Map
 	// sessMap: message rows to sessions, for plain queries ranked over
 	// every match (session_map.go), made on first use.
 	sessMapOnce sync.Once

@@ -6,11 +6,21 @@ import "slices"
 // O(len(all) log m): a broad query has hundreds of thousands of rows and a
 // page needs a few hundred.
 func topN[T any](all []T, m int, better func(a, b T) bool) []T {
-	m = min(m, len(all))
-	h := make([]T, 0, m) // a min-heap: the root is the worst kept
-	for _, x := range all {
-		if m == 0 {
-			break
+	each := func(yield func(T)) {
+		for _, x := range all {
+			yield(x)
+		}
+	}
+	return topNOf(each, min(m, len(all)), better)
+}
+
+// topNOf is topN over the items each yields, none of them kept but the
+// best m: a ranking scores every match as it goes.
+func topNOf[T any](each func(yield func(T)), m int, better func(a, b T) bool) []T {
+	h := make([]T, 0, max(m, 0)) // a min-heap: the root is the worst kept
+	each(func(x T) {
+		if m <= 0 {
+			return
 		}
 		if len(h) < m {
 			h = append(h, x)
@@ -22,10 +32,10 @@ func topN[T any](all []T, m int, better func(a, b T) bool) []T {
 				h[i], h[parent] = h[parent], h[i]
 				i = parent
 			}
-			continue
+			return
 		}
 		if !better(x, h[0]) {
-			continue
+			return
 		}
 		h[0] = x
 		for i := 0; ; {
@@ -42,7 +52,7 @@ func topN[T any](all []T, m int, better func(a, b T) bool) []T {
 			h[i], h[worst] = h[worst], h[i]
 			i = worst
 		}
-	}
+	})
 	slices.SortFunc(h, func(a, b T) int {
 		switch {
 		case better(a, b):

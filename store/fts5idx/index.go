@@ -46,18 +46,18 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 			return d, err
 		}
 	}
-	for i, t := range order {
+	terms := make([][]Posting, 0, len(order))
+	for _, t := range order {
 		segs := make([][]Posting, 0, len(bySeg[t]))
 		for _, sp := range bySeg[t] {
 			segs = append(segs, (*buf)[sp.from:sp.to])
 		}
-		live := current(segs)
-		if i == 0 {
-			d.Rows = live
-			continue
-		}
-		d.Rows, d.lists = Combine(d.Rows, live), lists{}
+		terms = append(terms, current(segs))
 	}
+	if len(terms) > 1 {
+		d.lists = lists{} // the position lists of several terms are not combined
+	}
+	d.Rows = CombineAll(terms)
 	return d, nil
 }
 
@@ -157,42 +157,9 @@ func newestWins(older, newer []Posting) []Posting {
 	return append(out, newer[j:]...)
 }
 
-// Combine merges the doclists of two different terms (a prefix query, or
-// the forms of one word): a row in both counts the positions of both.
-func Combine(a, b []Posting) []Posting {
-	if len(b) == 0 {
-		return a
-	}
-	if len(a) == 0 {
-		return b
-	}
-	out := make([]Posting, 0, len(a)+len(b))
-	i, j := 0, 0
-	for i < len(a) && j < len(b) {
-		switch x, y := a[i].Rowid, b[j].Rowid; {
-		case x < y:
-			out = append(out, Posting{Rowid: x, Tf: a[i].Tf, pos: -1})
-			i++
-		case x > y:
-			out = append(out, Posting{Rowid: y, Tf: b[j].Tf, pos: -1})
-			j++
-		default:
-			out = append(out, Posting{Rowid: x, Tf: a[i].Tf + b[j].Tf, pos: -1})
-			i++
-			j++
-		}
-	}
-	for ; i < len(a); i++ {
-		out = append(out, Posting{Rowid: a[i].Rowid, Tf: a[i].Tf, pos: -1})
-	}
-	for ; j < len(b); j++ {
-		out = append(out, Posting{Rowid: b[j].Rowid, Tf: b[j].Tf, pos: -1})
-	}
-	return out
-}
-
-// CombineAll is Combine over any number of doclists, in one pass: the
-// forms of a word are a few lists, one of them usually most of the rows.
+// CombineAll merges the doclists of different terms (a prefix query, or
+// the forms of one word) in one pass: a row in several counts the positions
+// of all. A single list is returned as it is.
 func CombineAll(lists [][]Posting) []Posting {
 	var live [][]Posting
 	total := 0
@@ -209,24 +176,48 @@ func CombineAll(lists [][]Posting) []Posting {
 		return live[0]
 	}
 	out := make([]Posting, 0, total)
-	cur := make([]int, len(live))
+	EachRow(live, func(rowid int64, at []int) {
+		p := Posting{Rowid: rowid, pos: -1}
+		for i, j := range at {
+			if j >= 0 {
+				p.Tf += live[i][j].Tf
+			}
+		}
+		out = append(out, p)
+	})
+	return out
+}
+
+// EachRow calls fn with every rowid of the union of lists (each ascending),
+// in ascending order, and for each list the row's index in it (-1 where it
+// is not). at is reused from call to call.
+func EachRow(lists [][]Posting, fn func(rowid int64, at []int)) {
+	at := make([]int, len(lists))
+	if len(lists) == 1 {
+		for j, p := range lists[0] {
+			at[0] = j
+			fn(p.Rowid, at)
+		}
+		return
+	}
+	cur := make([]int, len(lists))
 	for {
 		next := int64(math.MaxInt64)
-		for i, l := range live {
+		for i, l := range lists {
 			if cur[i] < len(l) && l[cur[i]].Rowid < next {
 				next = l[cur[i]].Rowid
 			}
 		}
 		if next == math.MaxInt64 {
-			return out
+			return
 		}
-		p := Posting{Rowid: next, pos: -1}
-		for i, l := range live {
+		for i, l := range lists {
+			at[i] = -1
 			if cur[i] < len(l) && l[cur[i]].Rowid == next {
-				p.Tf += l[cur[i]].Tf
+				at[i] = cur[i]
 				cur[i]++
 			}
 		}
-		out = append(out, p)
+		fn(next, at)
 	}
 }
