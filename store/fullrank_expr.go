@@ -265,13 +265,22 @@ func (p *exprParser) not() *exprNode {
 	return n
 }
 
-func (p *exprParser) primary() *exprNode {
+// next takes the next token; at the end the expression is incomplete.
+func (p *exprParser) next() (lexTok, bool) {
 	t, ok := p.peek()
 	if !ok {
 		p.bad = true
-		return nil
+		return t, false
 	}
 	p.i++
+	return t, true
+}
+
+func (p *exprParser) primary() *exprNode {
+	t, ok := p.next()
+	if !ok {
+		return nil
+	}
 	switch t.kind {
 	case lexColumn:
 		// A column filter narrows every phrase of what follows it.
@@ -323,12 +332,10 @@ func (p *exprParser) phrase(t lexTok, near bool) *exprNode {
 func (p *exprParser) nearGroup() *exprNode {
 	n := &exprNode{op: opNear, near: 10} // FTS5_DEFAULT_NEARDIST
 	for {
-		t, ok := p.peek()
+		t, ok := p.next()
 		if !ok {
-			p.bad = true
 			return nil
 		}
-		p.i++
 		switch t.kind {
 		case lexString:
 			k := p.phrase(t, true)
