@@ -597,10 +597,22 @@ func (s *Store) snippets(c *conn, q parsedQuery, f SearchFilter, p match, scanne
 				return nil
 			})
 	}
-	return c.query(fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(want))), want, func(st stmtRow) error {
-		if i, ok := at[st.ColumnInt64(0)]; ok {
-			hits[i].Snippet = goSnippet(DecodeContent(st.ColumnText(1)), q)
+	return snippetTexts(c, want, func(id int64, text string) {
+		if i, ok := at[id]; ok {
+			hits[i].Snippet = goSnippet(text, q)
 		}
+	})
+}
+
+// snippetTexts reads the searchable text of the messages ids, the first
+// snippetTextMax characters of each, for snippets made in Go.
+func snippetTexts(c *conn, ids []any, fn func(id int64, text string)) error {
+	if len(ids) == 0 {
+		return nil
+	}
+	sql := fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(ids)))
+	return c.query(sql, ids, func(st stmtRow) error {
+		fn(st.ColumnInt64(0), DecodeContent(st.ColumnText(1)))
 		return nil
 	})
 }

@@ -1,7 +1,6 @@
 package store
 
 import (
-	"fmt"
 	"regexp"
 	"strconv"
 	"strings"
@@ -271,9 +270,4 @@ func verifyLens(c *conn, table string, lens []uint32, ids []int64) (bool, error)
 
 func placeholders(n int) string {
 	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
-}
-
-// String names the table and its options, for errors and tests.
-func (t ftsTable) String() string {
-	return fmt.Sprintf("%s(columns %v, trigram %v, prefix %v)", t.name, t.names, t.trigram, t.prefixes)
 }

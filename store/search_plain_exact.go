@@ -3,7 +3,6 @@ package store
 import (
 	"cmp"
 	"errors"
-	"fmt"
 	"math"
 	"slices"
 
@@ -459,14 +458,8 @@ func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq pla
 		shown += len(se.hits)
 	}
 	texts := map[int64]string{}
-	if len(bestIDs) > 0 {
-		err := c.query(fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(bestIDs))), bestIDs, func(st stmtRow) error {
-			texts[st.ColumnInt64(0)] = DecodeContent(st.ColumnText(1))
-			return nil
-		})
-		if err != nil {
-			return res, err
-		}
+	if err := snippetTexts(c, bestIDs, func(id int64, text string) { texts[id] = text }); err != nil {
+		return res, err
 	}
 	hq := *res.plain
 	for _, se := range listed {
