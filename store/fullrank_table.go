@@ -130,6 +130,21 @@ func (s ftsSource) SeekPage(segid int, term []byte) (int, bool, error) {
 	return 0, false, st.Err()
 }
 
+// NextPage finds, in %_idx, the first leaf page where a term after term starts.
+func (s ftsSource) NextPage(segid int, term []byte) (int, bool, error) {
+	st, err := s.c.prepare("SELECT pgno FROM " + s.table + "_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Reset()
+	st.BindInt(1, segid)
+	st.BindBlob(2, term)
+	if st.Step() {
+		return int(st.ColumnInt64(0) >> 1), true, nil
+	}
+	return 0, false, st.Err()
+}
+
 // docLens caches one table's per-row token counts (its %_docsize, summed
 // over columns) by rowid: bm25 needs the length of every matching row, and
 // a %_docsize lookup per row is what makes FTS5's own ranking of a broad

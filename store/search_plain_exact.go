@@ -51,22 +51,19 @@ var (
 // plainRow is one matching message as the index scores it.
 type plainRow struct {
 	id    int64
-	score float64 // BM25 over the query's words
-	value float64 // score with the in-order bonus and the first prompt's weight
-	mask  uint64  // the words it holds
+	value float64 // BM25 over the query's words, with the in-order bonus and the first prompt's weight
 }
 
 // plainSess is one session, its key and, once read, its messages that
 // pass the filters.
 type plainSess struct {
-	o       int32
-	rows    []plainRow // every matching message (since/until applied)
-	tmask   uint64     // the words in the title
-	inRange bool
-	key     sessKey
-	mask    uint64 // the words the session holds, title included
-	hits    []Hit  // its messages that pass the filters, best first
-	count   int    // its matching messages
+	o     int32
+	rows  []plainRow // every matching message (since/until applied), once gathered
+	tmask uint64     // the words in the title
+	key   sessKey
+	mask  uint64 // the words the session holds, title included
+	hits  []Hit  // its messages that pass the filters, best first
+	count int    // its matching messages
 }
 
 // value returns the value of the session's message id.
@@ -117,27 +114,12 @@ func (p plainScorer) weigh(m uint64, w float64) float64 {
 	return sc
 }
 
-// key scores a session from its messages' values.
-func (p plainScorer) key(se *plainSess, value func(r plainRow) float64) sessKey {
-	var top [maxSessionRows]float64
-	k := sessKey{inRange: se.inRange, newest: se.rows[len(se.rows)-1].id}
-	mask := se.tmask
-	for i, r := range se.rows {
-		mask |= r.mask
-		k.allRow = k.allRow || r.mask|se.tmask == p.full
-		v := value(r)
-		se.rows[i].value = v
-		for i := range top { // the best few, descending
-			if v > top[i] {
-				copy(top[i+1:], top[i:len(top)-1])
-				top[i] = v
-				break
-			}
-		}
-	}
-	se.mask = mask
-	k.score = p.weigh(se.tmask, titleWeight) + p.weigh(mask, coverageWeight)
-	for i, v := range top {
+// key is a session's order: its title's and its words' idf, and its best
+// messages' values weighted 1, 1/2 ... (search_plain.go's score).
+func (p plainScorer) key(a *sessAcc) sessKey {
+	k := sessKey{inRange: a.inRange, allRow: a.allRow, newest: a.newest}
+	k.score = p.weigh(a.tmask, titleWeight) + p.weigh(a.mask, coverageWeight)
+	for i, v := range a.top {
 		k.score += v / float64(i+1)
 	}
 	return k
@@ -230,104 +212,71 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		until = int64(math.Ceil(toEpoch(f.Until)))
 	}
 
-	// Every matching message, scored from the index, gathered by session:
-	// one pass counts each session's messages, a second scores them into
-	// one array, each session's own slice of it (ascending ids).
-	bySess := make([]*plainSess, len(meta))
-	var touched []*plainSess
-	keep := func(id int64) (int32, bool) {
-		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(bySess) {
-			return 0, false // written after the map was read: the next query has it
+	// Which messages hold the query's words in order, before scoring: it
+	// is part of a message's value.
+	var inOrder map[int64]bool
+	if len(unicode61Tokens(pq.phrase)) >= 2 {
+		if inOrder, err = phraseMessages(ix, pq.phrase, intersectRows(docs), kept); err != nil {
+			return res, err
 		}
-		t := int64(at[id])
-		return of[id], t >= since && t < until
 	}
+	sc := plainPass{ps: ps, docs: docs, ix: ix, avgdl: ix.avgdl(), of: of, at: at, meta: meta,
+		since: since, until: until, inOrder: inOrder}
+	// Every matching message is scored once, into its session's key; no
+	// message is kept (a common word has hundreds of thousands): the listed
+	// sessions' messages are gathered again below, for those sessions only.
+	accs := make([]sessAcc, len(meta))
+	var touched []int32
 	total := 0
-	fts5idx.EachRow(docs, func(id int64, _ []int) {
-		o, ok := keep(id)
-		if !ok {
-			return
+	sc.each(func(o int32, id int64, v float64, m uint64) {
+		a := &accs[o]
+		if !a.seen {
+			a.seen, a.tmask = true, titleMask[o]
+			a.mask = a.tmask
+			a.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[o].started))
+			touched = append(touched, o)
 		}
-		se := bySess[o]
-		if se == nil {
-			se = &plainSess{o: o, tmask: titleMask[o]}
-			se.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[o].started))
-			bySess[o] = se
-			touched = append(touched, se)
+		a.add(id, v, m, ps.full)
+		if !pq.date.zero() && !a.inRange {
+			a.inRange = pq.date.contains(fromEpoch(float64(at[id])))
 		}
-		se.inRange = se.inRange || (!pq.date.zero() && pq.date.contains(fromEpoch(float64(at[id]))))
-		se.count++
 		total++
 	})
 	res.Matches = total
 	if len(touched) == 0 {
 		return res, errNoWordRows // no message holds a word: searchPlain looks at titles
 	}
-	grouped := make([]plainRow, total)
-	next := 0
-	for _, se := range touched {
-		se.rows = grouped[next : next : next+se.count]
-		next += se.count
+	all := make([]*plainSess, len(touched))
+	arena := make([]plainSess, len(touched))
+	for i, o := range touched {
+		se := &arena[i]
+		a := &accs[o]
+		se.o, se.tmask, se.mask, se.count = o, a.tmask, a.mask, int(a.count)
+		se.key = ps.key(a)
+		all[i] = se
 	}
-	var allWords []int64 // messages holding every word, ascending
-	avgdl := ix.avgdl()
-	fts5idx.EachRow(docs, func(id int64, at []int) {
-		o, ok := keep(id)
-		if !ok {
-			return
-		}
-		norm := bm25K1 * (1 - bm25B + bm25B*ix.dl(id)/avgdl)
-		r := plainRow{id: id}
-		for i, j := range at {
-			if j >= 0 {
-				tf := float64(docs[i][j].Tf)
-				r.score += ps.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
-				r.mask |= 1 << i
-			}
-		}
-		se := bySess[o]
-		se.rows = append(se.rows, r)
-		if r.mask == ps.full {
-			allWords = append(allWords, id)
-		}
-	})
-	inOrder, err := phraseMessages(ix, pq.phrase, allWords, kept)
-	if err != nil {
-		return res, err
-	}
-	for _, se := range touched {
-		first := meta[se.o].first
-		se.key = ps.key(se, func(r plainRow) float64 {
-			v := r.score
-			if inOrder[r.id] {
-				v += ps.phraseBonus
-			}
-			if r.id == first {
-				v *= firstPromptMul
-			}
-			return v
-		})
-	}
+	touched = nil
 	// Sessions in key order: the best few hundred first (most queries list
 	// from those), all of them only when the filters pass too few.
 	better := func(a, b *plainSess) bool { return a.key.cmp(b.key) < 0 }
-	if head := 4 * plainListed; len(touched) > head {
-		best := topN(touched, head, better)
-		rest := make([]*plainSess, 0, len(touched)-head)
+	if head := 4 * plainListed; len(all) > head {
+		best := topN(all, head, better)
+		rest := make([]*plainSess, 0, len(all)-head)
 		inHead := make(map[*plainSess]bool, head)
 		for _, se := range best {
 			inHead[se] = true
 		}
-		for _, se := range touched {
+		for _, se := range all {
 			if !inHead[se] {
 				rest = append(rest, se)
 			}
 		}
-		touched = append(best, rest...)
+		all = append(best, rest...)
 	} else {
-		slices.SortFunc(touched, func(a, b *plainSess) int { return a.key.cmp(b.key) })
+		slices.SortFunc(all, func(a, b *plainSess) int { return a.key.cmp(b.key) })
 	}
-	sorted := min(len(touched), 4*plainListed)
+	sorted := min(len(all), 4*plainListed)
+	gathered := 0 // all[:gathered] have their rows
 
 	// List the best sessions that pass the filters, in key order.
 	filter, fargs := s.filterSQL(f)
@@ -336,17 +285,24 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if f.SessionLimit > 0 {
 		most = min(most, f.SessionLimit)
 	}
-	for next := 0; next < len(touched) && len(listed) < most && shown < f.Limit; {
+	for next := 0; next < len(all) && len(listed) < most && shown < f.Limit; {
 		if next >= sorted {
-			slices.SortFunc(touched[next:], func(a, b *plainSess) int { return a.key.cmp(b.key) })
-			sorted = len(touched)
+			slices.SortFunc(all[next:], func(a, b *plainSess) int { return a.key.cmp(b.key) })
+			sorted = len(all)
 		}
 		end, rows := next, 0
-		for end < min(len(touched), max(sorted, next+1)) && end-next < min(64, 2*most) && rows < 2000 {
-			rows += len(touched[end].rows)
+		for end < min(len(all), max(sorted, next+1)) && end-next < min(64, 2*most) && rows < 2000 {
+			rows += all[end].count
 			end++
 		}
-		batch := touched[next:end]
+		if end > gathered {
+			// One pass gathers the rows of every session sorted so far (the
+			// head: most queries list from it), or of the next batch.
+			upTo := max(end, min(sorted, len(all)))
+			sc.gather(all[gathered:upTo], len(meta))
+			gathered = upTo
+		}
+		batch := all[next:end]
 		if err := s.readPlainSessions(c, batch, meta, filter, fargs); err != nil {
 			return res, err
 		}

@@ -13,6 +13,8 @@ import (
 // the offline summaries (the MCP default), and with the budget applied.
 //
 //	RECALL_BENCH_DB=/work/bench/mcp-1m.db go test ./recall/sessionsearch -run '^$' -bench Call -benchtime 20x
+//
+// RECALL_BENCH_QUERY names another query (default: docker network).
 func BenchmarkCall(b *testing.B) {
 	db := os.Getenv("RECALL_BENCH_DB")
 	if db == "" {
@@ -25,14 +27,18 @@ func BenchmarkCall(b *testing.B) {
 	}
 	defer st.Close()
 	tool := New(st, Options{})
+	q := "docker network"
+	if v := os.Getenv("RECALL_BENCH_QUERY"); v != "" {
+		q = v
+	}
 	for _, tc := range []struct {
 		name string
 		req  Request
 	}{
-		{"evidence", Request{Query: "docker network"}},
-		{"evidence+budget", Request{Query: "docker network", MaxChars: DefaultMaxChars}},
-		{"offline-summaries", Request{Query: "docker network", Summary: SummaryOffline}},
-		{"mcp-default", Request{Query: "docker network", Summary: SummaryOffline, MaxChars: DefaultMaxChars}},
+		{"evidence", Request{Query: q}},
+		{"evidence+budget", Request{Query: q, MaxChars: DefaultMaxChars}},
+		{"offline-summaries", Request{Query: q, Summary: SummaryOffline}},
+		{"mcp-default", Request{Query: q, Summary: SummaryOffline, MaxChars: DefaultMaxChars}},
 	} {
 		b.Run(tc.name, func(b *testing.B) {
 			for b.Loop() {

@@ -13,6 +13,9 @@ type Source interface {
 	// SeekPage returns the leaf page of segment segid on which a term equal
 	// to or just before term would start: %_idx's last key <= term.
 	SeekPage(segid int, term []byte) (pgno int, ok bool, err error)
+	// NextPage returns the first leaf page of segment segid on which a term
+	// after term starts: %_idx's first key > term.
+	NextPage(segid int, term []byte) (pgno int, ok bool, err error)
 }
 
 // Posting is one row of a term's doclist. It holds no pointers, so that
@@ -156,7 +159,28 @@ pages:
 				if bytes.Compare(term, target) > 0 {
 					return nil // terms are sorted: nothing further matches
 				}
-				continue
+				if i+1 < len(p.terms) {
+					continue
+				}
+				// The page's last term comes before target, and its doclist
+				// may run on over many pages that start no term (a common
+				// word's: hundreds). Every page on which a term starts has an
+				// %_idx key (fts5WriteAppendTerm), so the next term starts
+				// on the page of the first key after this term; and that key
+				// is after target, or SeekPage would have returned its page:
+				// target itself is in no later page.
+				if !prefix {
+					return nil
+				}
+				next, ok, err := s.src.NextPage(s.seg.ID, term)
+				if err != nil {
+					return err
+				}
+				if !ok || next > s.seg.Last {
+					return nil
+				}
+				pgno = next - 1
+				continue pages
 			}
 			end := p.szLeaf
 			if i+1 < len(p.terms) {

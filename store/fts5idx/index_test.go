@@ -13,11 +13,15 @@ import (
 
 // connSource reads the shadow tables of table t through one connection.
 type connSource struct {
-	db *sqlite3.Conn
-	t  string
+	db    *sqlite3.Conn
+	t     string
+	reads *int // when set, counts the blocks read
 }
 
 func (s connSource) Block(id int64) ([]byte, error) {
+	if s.reads != nil {
+		*s.reads++
+	}
 	st, _, err := s.db.Prepare("SELECT block FROM " + s.t + "_data WHERE id = ?")
 	if err != nil {
 		return nil, err
@@ -32,6 +36,20 @@ func (s connSource) Block(id int64) ([]byte, error) {
 
 func (s connSource) SeekPage(segid int, term []byte) (int, bool, error) {
 	st, _, err := s.db.Prepare("SELECT pgno FROM " + s.t + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
+	if err != nil {
+		return 0, false, err
+	}
+	defer st.Close()
+	st.BindInt(1, segid)
+	st.BindBlob(2, term)
+	if st.Step() {
+		return int(st.ColumnInt64(0) >> 1), true, nil
+	}
+	return 0, false, st.Err()
+}
+
+func (s connSource) NextPage(segid int, term []byte) (int, bool, error) {
+	st, _, err := s.db.Prepare("SELECT pgno FROM " + s.t + "_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1")
 	if err != nil {
 		return 0, false, err
 	}
@@ -231,6 +249,29 @@ func TestPostingsMatchFTS5(t *testing.T) {
 			}
 			check(t, db, "t", "error", false, 0)
 			check(t, db, "t", "dock", true, 0)
+			// Terms that sort just after error, whose doclist runs over many
+			// pages: absent ones and a prefix are found without reading them.
+			for _, w := range []string{"errore", "errors", "erroz"} {
+				check(t, db, "t", w, false, 0)
+			}
+			check(t, db, "t", "errore", true, 0)
+			check(t, db, "t", "eu", true, 0)
+			reads := 0
+			counted := connSource{db: db, t: "t", reads: &reads}
+			st := structure(t, counted)
+			pages := 0
+			for _, sg := range st.Segments {
+				pages += sg.Last - sg.First + 1
+			}
+			for _, w := range []string{"errore", "errors"} {
+				reads = 0
+				if _, err := Postings(counted, st, append([]byte{Main}, w...), false, false); err != nil {
+					t.Fatal(err)
+				}
+				if reads > 2 {
+					t.Errorf("looking up %q (absent) read %d of the %d leaf pages", w, reads, pages)
+				}
+			}
 		})
 	}
 }

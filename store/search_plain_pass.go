@@ -1,0 +1,135 @@
+package store
+
+import (
+	"slices"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// sessAcc is one session's key, accumulated over its matching messages as
+// they stream past: the best few values, the words held, the newest id.
+type sessAcc struct {
+	top     [maxSessionRows]float64 // best values, descending
+	mask    uint64                  // the words it holds, title included
+	tmask   uint64                  // the words its title holds
+	newest  int64
+	count   int32 // its matching messages
+	allRow  bool  // one message (with the title) holds every word
+	inRange bool  // started, or has a matching message, in the query's date
+	seen    bool
+}
+
+// add counts one matching message: id, its value and the words it holds.
+func (a *sessAcc) add(id int64, v float64, m, full uint64) {
+	a.mask |= m
+	a.allRow = a.allRow || m|a.tmask == full
+	a.newest = max(a.newest, id)
+	a.count++
+	for i := range a.top { // the best few, descending
+		if v > a.top[i] {
+			copy(a.top[i+1:], a.top[i:len(a.top)-1])
+			a.top[i] = v
+			break
+		}
+	}
+}
+
+// plainPass walks every matching message of a plain query, in rowid order,
+// with what scoring one needs: its session, time, length and words.
+type plainPass struct {
+	ps           plainScorer
+	docs         [][]fts5idx.Posting
+	ix           *ftsIndex
+	avgdl        float64
+	of           []int32
+	at           []int32
+	meta         []sessionMeta
+	since, until int64
+	inOrder      map[int64]bool
+}
+
+// each calls fn with every matching message the session map knows and
+// since/until keep: its session, id, value (BM25 over the words, plus the
+// in-order bonus, doubled for its session's first message) and words.
+func (p *plainPass) each(fn func(o int32, id int64, v float64, m uint64)) {
+	of, at, docs, idf := p.of, p.at, p.docs, p.ps.idf
+	fts5idx.EachRow(docs, func(id int64, js []int) {
+		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(p.meta) {
+			return // written after the map was read: the next query has it
+		}
+		if t := int64(at[id]); t < p.since || t >= p.until {
+			return
+		}
+		o := of[id]
+		norm := bm25K1 * (1 - bm25B + bm25B*p.ix.dl(id)/p.avgdl)
+		var v float64
+		var m uint64
+		for i, j := range js {
+			if j >= 0 {
+				tf := float64(docs[i][j].Tf)
+				v += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+				m |= 1 << i
+			}
+		}
+		if p.inOrder[id] {
+			v += p.ps.phraseBonus
+		}
+		if id == p.meta[o].first {
+			v *= firstPromptMul
+		}
+		fn(o, id, v, m)
+	})
+}
+
+// gather fills the rows (ids and values, ascending) of the sessions given,
+// in one more pass: only the sessions that may be listed need them.
+func (p *plainPass) gather(sessions []*plainSess, nSess int) {
+	if len(sessions) == 0 {
+		return
+	}
+	want := make([]*plainSess, nSess)
+	for _, se := range sessions {
+		se.rows = make([]plainRow, 0, se.count)
+		want[se.o] = se
+	}
+	p.each(func(o int32, id int64, v float64, _ uint64) {
+		if se := want[o]; se != nil {
+			se.rows = append(se.rows, plainRow{id: id, value: v})
+		}
+	})
+}
+
+// intersectRows returns the rowids present in every list (each ascending).
+func intersectRows(lists [][]fts5idx.Posting) []int64 {
+	if len(lists) == 0 {
+		return nil
+	}
+	order := slices.Clone(lists)
+	slices.SortFunc(order, func(a, b []fts5idx.Posting) int { return len(a) - len(b) })
+	cur := make([]int, len(order))
+	var out []int64
+rows:
+	for _, p := range order[0] {
+		for i := 1; i < len(order); i++ {
+			l := order[i]
+			j, _ := slices.BinarySearchFunc(l[cur[i]:], p.Rowid, func(q fts5idx.Posting, id int64) int {
+				switch {
+				case q.Rowid < id:
+					return -1
+				case q.Rowid > id:
+					return 1
+				}
+				return 0
+			})
+			cur[i] += j
+			if cur[i] >= len(l) {
+				break rows
+			}
+			if l[cur[i]].Rowid != p.Rowid {
+				continue rows
+			}
+		}
+		out = append(out, p.Rowid)
+	}
+	return out
+}
