@@ -225,23 +225,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	// Every matching message is scored once, into its session's key; no
 	// message is kept (a common word has hundreds of thousands): the listed
 	// sessions' messages are gathered again below, for those sessions only.
-	accs := make([]sessAcc, len(meta))
-	var touched []int32
-	total := 0
-	sc.each(func(o int32, id int64, v float64, m uint64) {
-		a := &accs[o]
-		if !a.seen {
-			a.seen, a.tmask = true, titleMask[o]
-			a.mask = a.tmask
-			a.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(meta[o].started))
-			touched = append(touched, o)
-		}
-		a.add(id, v, m, ps.full)
-		if !pq.date.zero() && !a.inRange {
-			a.inRange = pq.date.contains(fromEpoch(float64(at[id])))
-		}
-		total++
-	})
+	accs, touched, total := sc.sessions(titleMask, pq.date)
 	res.Matches = total
 	if len(touched) == 0 {
 		return res, errNoWordRows // no message holds a word: searchPlain looks at titles

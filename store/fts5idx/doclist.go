@@ -331,7 +331,24 @@ func (r *reader) bytes(n int) []byte {
 // countPositions counts the positions in a position list: every varint but
 // the 0x01 column markers and the column numbers after them.
 func countPositions(pl []byte) int32 {
+	// Most lists are a few one-byte varints. Each varint ends in the one
+	// byte of it below 0x80, so counting those counts positions, unless a
+	// byte is 0x01: a column marker (varint 1, always that one byte) or
+	// the end of a longer varint, told apart by decoding below.
 	var n int32
+	for _, b := range pl {
+		if b < 0x80 {
+			if b == 1 {
+				n = -1
+				break
+			}
+			n++
+		}
+	}
+	if n >= 0 {
+		return n
+	}
+	n = 0
 	for i := 0; i < len(pl); {
 		v, k := Varint(pl[i:])
 		if k == 0 {
