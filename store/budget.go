@@ -21,7 +21,8 @@ import (
 // it must stay locked to its OS thread (runtime.LockOSThread) meanwhile.
 type cpuBudget struct {
 	context.Context
-	limit time.Duration // threadCPU() value at which it ends
+	clock cpuClock      // the search's thread's
+	limit time.Duration // clock value at which it ends
 	spent atomic.Bool
 	calls atomic.Uint32
 }
@@ -34,7 +35,8 @@ type cpuBudget struct {
 const clockEvery = 16
 
 func newCPUBudget(parent context.Context, d time.Duration) *cpuBudget {
-	return &cpuBudget{Context: parent, limit: threadCPU() + d}
+	clk := threadClock()
+	return &cpuBudget{Context: parent, clock: clk, limit: clk.now() + d}
 }
 
 // Err reports the parent's error, else DeadlineExceeded once the budget is spent.
@@ -48,7 +50,7 @@ func (b *cpuBudget) Err() error {
 	if b.calls.Add(1)%clockEvery != 1 { // the first call reads the clock
 		return nil
 	}
-	if threadCPU() >= b.limit {
+	if b.clock.now() >= b.limit {
 		b.spent.Store(true)
 		return context.DeadlineExceeded
 	}
@@ -64,9 +66,9 @@ func (c *conn) unbudgeted(fn func() error) error {
 		return fn()
 	}
 	c.db.SetInterrupt(b.Context)
-	start := threadCPU()
+	start := b.clock.now()
 	err := fn()
-	b.limit += threadCPU() - start
+	b.limit += b.clock.now() - start
 	c.db.SetInterrupt(b)
 	return err
 }

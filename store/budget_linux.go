@@ -8,15 +8,24 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// threadCPU is the CPU time the calling OS thread has used (the search
-// locks its goroutine to one thread while its budget runs). It reads
-// CLOCK_THREAD_CPUTIME_ID, which is exact to the nanosecond:
-// getrusage(RUSAGE_THREAD) only moves at scheduler ticks (4 ms at HZ=250),
-// so a short query could spend its whole budget between two readings and
-// never be seen to.
-func threadCPU() time.Duration {
+// cpuClock reads the CPU time of the OS thread it was made on (the search
+// locks its goroutine to that thread while its budget runs), from any
+// thread: SQLite's progress handler also asks from the goroutines that
+// read an index's segments at once (store/fts5idx), whose own threads
+// have used unrelated time. It is that thread's CLOCK_THREAD_CPUTIME_ID,
+// exact to the nanosecond: getrusage(RUSAGE_THREAD) only moves at
+// scheduler ticks (4 ms at HZ=250), so a short query could spend its whole
+// budget between two readings and never be seen to.
+type cpuClock struct{ id int32 }
+
+// threadClock is the calling thread's CPU clock: the kernel's
+// MAKE_THREAD_CPUCLOCK(tid, CPUCLOCK_SCHED), which pthread_getcpuclockid
+// returns and clock_gettime reads from any thread of the process.
+func threadClock() cpuClock { return cpuClock{id: int32(^uint32(unix.Gettid())<<3 | 6)} }
+
+func (c cpuClock) now() time.Duration {
 	var ts unix.Timespec
-	if unix.ClockGettime(unix.CLOCK_THREAD_CPUTIME_ID, &ts) != nil {
+	if unix.ClockGettime(c.id, &ts) != nil {
 		return time.Duration(time.Now().UnixNano()) // no thread clock: wall time
 	}
 	return time.Duration(ts.Nano())

@@ -4,5 +4,9 @@ package store
 
 import "time"
 
-// threadCPU falls back to wall-clock time where getrusage is missing.
-func threadCPU() time.Duration { return time.Duration(time.Now().UnixNano()) }
+// cpuClock falls back to wall-clock time where getrusage is missing.
+type cpuClock struct{}
+
+func threadClock() cpuClock { return cpuClock{} }
+
+func (cpuClock) now() time.Duration { return time.Duration(time.Now().UnixNano()) }

@@ -39,3 +39,33 @@ func TestCPUBudgetCountsWorkNotWaiting(t *testing.T) {
 		t.Fatalf("cancelled parent: %v, want Canceled", err)
 	}
 }
+
+// The budget is the search thread's, whichever thread asks: the goroutines
+// that read an index's segments at once (store/fts5idx) run SQL, and so
+// SQLite's progress handler, on threads of their own, whose CPU time is
+// not the search's.
+func TestCPUBudgetIsItsThreadsFromAnyThread(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("other systems count the whole process")
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b := newCPUBudget(context.Background(), 20*time.Millisecond)
+	asked := make(chan error)
+	go func() {
+		runtime.LockOSThread() // another thread, busy past the budget's limit on its own clock
+		defer runtime.UnlockOSThread()
+		own := threadClock()
+		for x := 0; own.now() < b.limit+10*time.Millisecond; x++ {
+		}
+		asked <- b.Err()
+	}()
+	if err := <-asked; err != nil {
+		t.Fatalf("asked from a busy thread, the idle search thread's budget says %v", err)
+	}
+	for start := time.Now(); b.Err() == nil; {
+		if time.Since(start) > 10*time.Second {
+			t.Fatal("10 s of work on the search thread did not spend its 20 ms budget")
+		}
+	}
+}

@@ -7,10 +7,14 @@ import (
 	"time"
 )
 
-// threadCPU is the CPU time this process has used: other systems have no
+// cpuClock is the CPU time this process has used: other systems have no
 // per-thread rusage, and the whole process over-counts only when it does
 // other work at the same time (the budget then ends sooner, never later).
-func threadCPU() time.Duration {
+type cpuClock struct{}
+
+func threadClock() cpuClock { return cpuClock{} }
+
+func (cpuClock) now() time.Duration {
 	var ru syscall.Rusage
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return time.Duration(time.Now().UnixNano())

@@ -157,7 +157,7 @@ func TestFullRankSearchIsComplete(t *testing.T) {
 	defer func() { rankCandidates = old }()
 	res := search(t, st, "error", SearchFilter{Phase: PhaseFinal, Limit: 10})
 	if !res.Complete || res.Matches < 1000 || len(res.Hits) != 10 {
-		t.Fatalf("complete %v, matches %d, hits %d", res.Complete, res.Matches, len(res.Hits))
+		t.Fatalf("complete %v, matches %d, hits %d (%s)", res.Complete, res.Matches, len(res.Hits), res.Notice)
 	}
 	var want []int64
 	st.read(context.Background(), func(c *conn) error {
