@@ -61,6 +61,29 @@ type rankedMatches struct {
 	// scanned: a prefix no prefix index holds was read by scanning its
 	// terms; FTS5 would scan them again for each row's snippet().
 	scanned bool
+	// A mixed CJK + Latin query's phrases come from several tables
+	// (fullrank_mixed.go), each normalised by its own table's row lengths
+	// and average: phrase i by tables[group[i]]. Nil for one table (lens,
+	// avgdl).
+	group  []int
+	tables []normTable
+}
+
+// normTable is one table's row lengths and average, which normalise the
+// bm25 contributions of the phrases read from it.
+type normTable struct {
+	name  string
+	lens  []uint32
+	avgdl float64
+}
+
+// normTables lists the tables whose row lengths scored r (table: the one
+// table of a one-table match).
+func (r *rankedMatches) normTables(table string) []normTable {
+	if r.tables != nil {
+		return r.tables
+	}
+	return []normTable{{name: table, lens: r.lens, avgdl: r.avgdl}}
 }
 
 // each calls fn with every matching row and its bm25 score, in rowid order:
@@ -68,6 +91,10 @@ type rankedMatches struct {
 // computed again on each call rather than kept: a common word has hundreds
 // of thousands of rows, of which a page needs a few.
 func (r *rankedMatches) each(fn func(scored)) {
+	if r.tables != nil {
+		r.eachMixed(fn)
+		return
+	}
 	cur := make([]int, len(r.phrases))
 	for _, id := range r.rows {
 		d := r.avgdl
@@ -148,24 +175,34 @@ func (ix *ftsIndex) dl(id int64) float64 {
 	return ix.avgdl()
 }
 
-// fullRankMatches evaluates p's expression over its table's doclists.
+// fullRankMatches evaluates p's expression over its table's doclists; a
+// mixed CJK + Latin query reads several tables (fullrank_mixed.go).
 func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
-	if p.table == "" || p.latin != "" {
+	if p.latin != "" {
+		return s.fullRankMixed(c, p)
+	}
+	if p.table == "" {
 		return nil, errFullRankNA
 	}
 	ix, err := s.openIndex(c, p.table)
 	if err != nil {
 		return nil, err
 	}
+	return ix.matches(p.expr)
+}
+
+// matches evaluates expr over the index's doclists.
+func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 	t, src, st, avg, lens := ix.t, ix.src, ix.st, ix.avg, ix.lens
 	tokenize := unicode61Tokens
 	if t.trigram {
 		tokenize = trigramTokens
 	}
-	tree, ok := parseFTSExpr(p.expr, tokenize, t.names)
+	tree, ok := parseFTSExpr(expr, tokenize, t.names)
 	if !ok {
 		return nil, errFullRankNA
 	}
+	var err error
 	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
 	starts := make([][][]int64, len(tree.phrases))
 	for i, ph := range tree.phrases {
@@ -546,13 +583,21 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	if err := s.snippets(c, q, f, p, all.scanned, res.Hits); err != nil {
 		return res, err
 	}
-	if same, err := verifyLens(c, p.table, all.lens, ids); err != nil {
-		return res, err
-	} else if !same && !again {
-		// A row was rewritten in place since its length was cached: read
-		// every length again, once, and rank again.
-		s.docLens(p.table).drop()
-		s.removeRankCache("lens-" + p.table)
+	stale := false
+	for _, t := range all.normTables(p.table) {
+		same, err := verifyLens(c, t.name, t.lens, ids)
+		if err != nil {
+			return res, err
+		}
+		if !same {
+			// A row was rewritten in place since its length was cached:
+			// read every length again, once, and rank again.
+			s.docLens(t.name).drop()
+			s.removeRankCache("lens-" + t.name)
+			stale = true
+		}
+	}
+	if stale && !again {
 		return s.fullRankTry(c, q, f, p, orig, true)
 	}
 	return res, nil
