@@ -325,10 +325,12 @@ func nearMatch(at [][]int64, nTerms []int64, near int64) ([]int32, bool) {
 // phrasePostings returns the rows holding the phrase and, as Tf, how many
 // times it occurs in each.
 func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, [][]int64, error) {
-	lists := make([]fts5idx.Doclist, len(ph.tokens))
-	for i, tok := range ph.tokens {
+	use := phraseCover(t, ph)
+	lists := make([]fts5idx.Doclist, len(use))
+	for i, k := range use {
+		tok := ph.tokens[k]
 		key, scan := append([]byte{fts5idx.Main}, tok...), false
-		if ph.prefix && i == len(ph.tokens)-1 {
+		if ph.prefix && k == len(ph.tokens)-1 {
 			scan = true
 			for k, n := range t.prefixes {
 				if n == utf8.RuneCountInString(tok) {
@@ -356,7 +358,30 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 	if !ph.near {
 		keep = nil
 	}
-	return phraseRows(lists, ph.cols, ph.initial, keep), starts, nil
+	return phraseRowsAt(lists, use, ph.cols, ph.initial, keep), starts, nil
+}
+
+// phraseCover returns which of the phrase's tokens must be read to find
+// it: all of them, except on a trigram table. There token k of a phrase is
+// the trigram that starts at its character k, and the index gives each
+// trigram of a text its starting character as position; so the text holds
+// the phrase at p exactly when it holds tokens 0, 3, 6, ... and the last
+// at p plus their offsets (they cover every character, and the trigrams
+// between them are then there too). "rollback" reads rol, lba and ack,
+// not six doclists: the cost of a substring is its doclists' size.
+func phraseCover(t ftsTable, ph exprPhrase) []int {
+	n := len(ph.tokens)
+	use := make([]int, 0, n)
+	if !t.trigram || ph.prefix || n < 3 {
+		for k := range n {
+			use = append(use, k)
+		}
+		return use
+	}
+	for k := 0; k < n-1; k += 3 {
+		use = append(use, k)
+	}
+	return append(use, n-1)
 }
 
 // phraseRows keeps the rows where the tokens occur one after another in a
@@ -365,6 +390,18 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 // With starts, each kept row's instance start positions (column<<32 |
 // offset) are appended to it, for a NEAR group.
 func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]int64) []fts5idx.Posting {
+	return phraseRowsAt(lists, nil, cols, initial, starts)
+}
+
+// phraseRowsAt is phraseRows for lists that are the phrase's tokens at
+// offsets offs (nil: 0, 1, 2, ...), as phraseCover picks them.
+func phraseRowsAt(lists []fts5idx.Doclist, offs []int, cols uint64, initial bool, starts *[][]int64) []fts5idx.Posting {
+	if offs == nil {
+		offs = make([]int, len(lists))
+		for k := range offs {
+			offs[k] = k
+		}
+	}
 	var out []fts5idx.Posting
 	idx := make([]int, len(lists))
 	pos := make([][]uint64, len(lists))
@@ -391,7 +428,7 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]
 			}
 			ok := true
 			for k := 1; k < len(pos) && ok; k++ {
-				_, ok = slices.BinarySearch(pos[k], start+uint64(k))
+				_, ok = slices.BinarySearch(pos[k], start+uint64(offs[k]-offs[0]))
 			}
 			if ok {
 				n++
