@@ -358,7 +358,11 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 	if !ph.near {
 		keep = nil
 	}
-	return phraseRowsAt(lists, use, ph.cols, ph.initial, keep), starts, nil
+	rows := phraseRowsAt(lists, use, ph.cols, ph.initial, keep)
+	for i := range lists {
+		lists[i].Release() // the positions were read: the next phrase reuses their memory
+	}
+	return rows, starts, nil
 }
 
 // phraseCover returns which of the phrase's tokens must be read to find
@@ -402,7 +406,11 @@ func phraseRowsAt(lists []fts5idx.Doclist, offs []int, cols uint64, initial bool
 			offs[k] = k
 		}
 	}
-	var out []fts5idx.Posting
+	shortest := len(lists[0].Rows)
+	for _, l := range lists {
+		shortest = min(shortest, len(l.Rows))
+	}
+	out := make([]fts5idx.Posting, 0, shortest)
 	idx := make([]int, len(lists))
 	pos := make([][]uint64, len(lists))
 	for i0, first := range lists[0].Rows {

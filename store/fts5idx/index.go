@@ -32,6 +32,9 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	for _, seg := range st.Segments { // oldest first
 		sc := scan{src: src, seg: seg, buf: buf, only: only}
 		if withPos {
+			if d.arena == nil {
+				d.lists = getLists()
+			}
 			sc.pos = &d.lists
 		}
 		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
@@ -83,6 +86,43 @@ func getScratch() *[]Posting {
 		return b
 	}
 	return new([]Posting)
+}
+
+// Position lists kept between queries, like the decoding buffers: a
+// phrase's doclists are read with their positions, used once to find the
+// phrase, and given back (Doclist.Release). Two are kept (a phrase reads
+// two or more lists), of at most maxArena bytes each.
+var (
+	arenaMu sync.Mutex
+	arenas  []lists
+)
+
+const maxArena = 64 << 20
+
+func getLists() lists {
+	arenaMu.Lock()
+	defer arenaMu.Unlock()
+	if n := len(arenas); n > 0 {
+		l := arenas[n-1]
+		arenas = arenas[:n-1]
+		return lists{arena: l.arena[:0], spans: l.spans[:0]}
+	}
+	return lists{arena: make([]byte, 0, 4096)}
+}
+
+// Release gives d's position lists back for a later read: after it, d.Pos
+// returns nil, and no slice it returned before may be used.
+func (d *Doclist) Release() {
+	l := d.lists
+	d.lists = lists{}
+	if cap(l.arena) == 0 || cap(l.arena) > maxArena {
+		return
+	}
+	arenaMu.Lock()
+	defer arenaMu.Unlock()
+	if len(arenas) < 2 {
+		arenas = append(arenas, l)
+	}
 }
 
 func putScratch(b *[]Posting) {
