@@ -161,6 +161,8 @@ func TestFullRankMixedEqualsNative(t *testing.T) {
 		{query: "容器 docker compose", cjk: `"容器"`, tri: []string{`"docker"`, `"compose"`}},
 		{query: `"docker compose" 部署`, cjk: `"部署"`, tri: []string{`"docker compose"`}},
 		{query: "修改 k 服务", cjk: `"修改" AND "服务"`, short: []string{`"k"`}},
+		{query: "服务 go*", cjk: `"服务"`, short: []string{`"go"*`}},
+		{query: "容器 dock*", cjk: `"容器"`, tri: []string{`"dock"`}},
 		{query: "改 go docker", cjk: `"改"*`, tri: []string{`"docker"`}, short: []string{`"go"`}},
 	} {
 		t.Run(ref.query, func(t *testing.T) {
@@ -235,5 +237,53 @@ func TestMixedFindsDeferredTrigramRows(t *testing.T) {
 	}
 	if res := search(t, st, "docker 容器", SearchFilter{Phase: PhaseFinal, Limit: 50}); len(res.Hits) != 12 || !res.Complete {
 		t.Errorf("indexed: %d hits, complete %v", len(res.Hits), res.Complete)
+	}
+}
+
+// TestFullRankMixedSeesRewrittenRows: a row a native writer rewrote in
+// place after the length caches were filled is ranked with its new length
+// on every table it scores on (the page's rows are checked against each
+// table's %_docsize), as FTS5 ranks it.
+func TestFullRankMixedSeesRewrittenRows(t *testing.T) {
+	st := mixedCorpus(t, 1500)
+	ref := mixedRef{query: "docker 容器", cjk: `"容器"`, tri: []string{`"docker"`}}
+	first := search(t, st, ref.query, SearchFilter{Phase: PhaseFinal, Limit: 1}).Hits[0]
+	c := rawConn(t, st.Path(), false)
+	mustRun(t, c, "UPDATE messages SET content = ? WHERE id = ?", "docker 容器 "+strings.Repeat("填充 padding ", 300), first.MessageID)
+	c.close()
+	if err := st.Write(context.Background(), func(tx *Tx) error { return nil }); err != nil { // the row's grams
+		t.Fatal(err)
+	}
+	want := nativeMixed(t, st, ref)
+	got := search(t, st, ref.query, SearchFilter{Phase: PhaseFinal, Limit: 10})
+	if got.Hits[0].MessageID == first.MessageID {
+		t.Fatalf("row %d, now 600 words long, still ranks first", first.MessageID)
+	}
+	for i, h := range got.Hits {
+		if h.MessageID != want[i].rowid || math.Abs(-h.Rank-want[i].score) > 1e-9*math.Max(1, want[i].score) {
+			t.Fatalf("rank %d: row %d score %.12f, native row %d score %.12f", i, h.MessageID, -h.Rank, want[i].rowid, want[i].score)
+		}
+	}
+}
+
+// TestMixedWithoutTrigramIsBounded: on a file without a trigram index a
+// mixed query is ranked over its newest rankCandidates matches, and says
+// so (Complete=false, a notice).
+func TestMixedWithoutTrigramIsBounded(t *testing.T) {
+	st := mixedCorpus(t, 600)
+	path := st.Path()
+	st.Close()
+	c := rawConn(t, path, false)
+	mustRun(t, c, "DROP TABLE messages_fts_trigram")
+	c.close()
+	st = mustOpenPath(t, path, Options{})
+	if st.layout.hasTrigram {
+		t.Fatal("the trigram table is back")
+	}
+	defer func(n int) { rankCandidates = n }(rankCandidates)
+	rankCandidates = 20
+	res := search(t, st, "docker 容器", SearchFilter{Phase: PhaseFinal, Limit: 10})
+	if res.Index != IndexCJK || res.Complete || !strings.Contains(res.Notice, "newest 20") || len(res.Hits) != 10 {
+		t.Fatalf("%s: complete %v, %d hits, notice %q", res.Index, res.Complete, len(res.Hits), res.Notice)
 	}
 }
