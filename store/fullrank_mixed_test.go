@@ -21,10 +21,11 @@ func mixedCorpus(t *testing.T, n int) *Store {
 	st := mustOpen(t)
 	rng := rand.New(rand.NewSource(23))
 	words := strings.Fields("docker dockerfile rollback compose go golang Go k GO google 容器 部署 服务 修改 回滚 配置 " +
-		"修改docker服务端 部署go服务 容器Go版本 回滚rollback记录 the error network 数据库 docker-compose")
+		"修改docker服务端 部署go服务 容器Go版本 回滚rollback记录 the error network 数据库 docker-compose " +
+		"alpha beta gamma delta epsilon zeta theta kappa lambda sigma omega 今天 明天 问题 代码 测试 日志 文件 用户 请求 接口")
 	text := func() string {
 		var b strings.Builder
-		for i, k := 0, 1+rng.Intn(18); i < k; i++ {
+		for i, k := 0, 1+rng.Intn(14); i < k; i++ {
 			b.WriteString(words[rng.Intn(len(words))])
 			if rng.Intn(5) == 0 {
 				b.WriteString("，") // CJK punctuation: a separator
@@ -44,7 +45,7 @@ func mixedCorpus(t *testing.T, n int) *Store {
 			var msgs []Message
 			for i := 0; i < 100 && batch*100+i < n; i++ {
 				m := Message{SessionID: sid, Role: []string{"user", "assistant", "tool"}[i%3], Content: text(), Timestamp: at(batch*100 + i)}
-				if i%7 == 0 {
+				if i%13 == 0 {
 					// The Latin word only in the tool call.
 					m.Content = "部署容器服务"
 					m.ToolName = "terminal"
@@ -189,7 +190,7 @@ func TestFullRankMixedEqualsNative(t *testing.T) {
 			}
 			for i, w := range want {
 				h := hits[i]
-				if h.MessageID != w.rowid || math.Abs(-h.Rank-w.score) > 1e-9*math.Max(1, math.Abs(w.score)) {
+				if h.MessageID != w.rowid || math.Abs(-h.Rank-w.score) > 1e-9*math.Abs(w.score) {
 					t.Fatalf("rank %d: row %d score %.12f, native row %d score %.12f", i, h.MessageID, -h.Rank, w.rowid, w.score)
 				}
 			}
@@ -255,12 +256,15 @@ func TestFullRankMixedSeesRewrittenRows(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := nativeMixed(t, st, ref)
-	got := search(t, st, ref.query, SearchFilter{Phase: PhaseFinal, Limit: 10})
+	got := search(t, st, ref.query, SearchFilter{Phase: PhaseFinal, Limit: maxLimit}) // the row is on the page
+	if len(want) > maxLimit || len(got.Hits) != len(want) {
+		t.Fatalf("%d hits, native has %d", len(got.Hits), len(want))
+	}
 	if got.Hits[0].MessageID == first.MessageID {
 		t.Fatalf("row %d, now 600 words long, still ranks first", first.MessageID)
 	}
 	for i, h := range got.Hits {
-		if h.MessageID != want[i].rowid || math.Abs(-h.Rank-want[i].score) > 1e-9*math.Max(1, want[i].score) {
+		if h.MessageID != want[i].rowid || math.Abs(-h.Rank-want[i].score) > 1e-9*math.Abs(want[i].score) {
 			t.Fatalf("rank %d: row %d score %.12f, native row %d score %.12f", i, h.MessageID, -h.Rank, want[i].rowid, want[i].score)
 		}
 	}
