@@ -38,10 +38,11 @@ const (
 // mixedRead gathers the phrases of a mixed query, table by table, into one
 // rankedMatches whose phrases each know their table.
 type mixedRead struct {
-	s   *Store
-	c   *conn
-	r   *rankedMatches
-	ixs map[string]*ftsIndex
+	s    *Store
+	c    *conn
+	r    *rankedMatches
+	ixs  map[string]*ftsIndex
+	read map[[2]string]*rankedMatches // a word the query repeats is read once (it still counts twice, as in FTS5)
 }
 
 // fullRankMixed evaluates a mixed CJK + Latin query (p.expr on p.table, the
@@ -57,7 +58,7 @@ func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
 			return nil, errFullRankNA
 		}
 	}
-	m := &mixedRead{s: s, c: c, r: &rankedMatches{}, ixs: map[string]*ftsIndex{}}
+	m := &mixedRead{s: s, c: c, r: &rankedMatches{}, ixs: map[string]*ftsIndex{}, read: map[[2]string]*rankedMatches{}}
 	rows, err := m.add(p.table, p.expr, nil)
 	if err != nil {
 		return nil, err
@@ -104,9 +105,13 @@ func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
 	for g < len(m.r.tables) && m.r.tables[g].name != table {
 		g++
 	}
-	part, err := ix.matches(expr)
-	if err != nil {
-		return nil, err
+	part, ok := m.read[[2]string{table, expr}]
+	if !ok {
+		var err error
+		if part, err = ix.matches(expr); err != nil {
+			return nil, err
+		}
+		m.read[[2]string{table, expr}] = part
 	}
 	for i, ps := range part.phrases {
 		if except != nil {
