@@ -61,6 +61,29 @@ type rankedMatches struct {
 	// scanned: a prefix no prefix index holds was read by scanning its
 	// terms; FTS5 would scan them again for each row's snippet().
 	scanned bool
+	// A mixed CJK + Latin query's phrases come from several tables
+	// (fullrank_mixed.go), each normalised by its own table's row lengths
+	// and average: phrase i by tables[group[i]]. Nil for one table (lens,
+	// avgdl).
+	group  []int
+	tables []normTable
+}
+
+// normTable is one table's row lengths and average, which normalise the
+// bm25 contributions of the phrases read from it.
+type normTable struct {
+	name  string
+	lens  []uint32
+	avgdl float64
+}
+
+// normTables lists the tables whose row lengths scored r (table: the one
+// table of a one-table match).
+func (r *rankedMatches) normTables(table string) []normTable {
+	if r.tables != nil {
+		return r.tables
+	}
+	return []normTable{{name: table, lens: r.lens, avgdl: r.avgdl}}
 }
 
 // each calls fn with every matching row and its bm25 score, in rowid order:
@@ -68,6 +91,10 @@ type rankedMatches struct {
 // computed again on each call rather than kept: a common word has hundreds
 // of thousands of rows, of which a page needs a few.
 func (r *rankedMatches) each(fn func(scored)) {
+	if r.tables != nil {
+		r.eachMixed(fn)
+		return
+	}
 	cur := make([]int, len(r.phrases))
 	for _, id := range r.rows {
 		d := r.avgdl
@@ -148,24 +175,34 @@ func (ix *ftsIndex) dl(id int64) float64 {
 	return ix.avgdl()
 }
 
-// fullRankMatches evaluates p's expression over its table's doclists.
+// fullRankMatches evaluates p's expression over its table's doclists; a
+// mixed CJK + Latin query reads several tables (fullrank_mixed.go).
 func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
-	if p.table == "" || p.latin != "" {
+	if p.latin != "" {
+		return s.fullRankMixed(c, p)
+	}
+	if p.table == "" {
 		return nil, errFullRankNA
 	}
 	ix, err := s.openIndex(c, p.table)
 	if err != nil {
 		return nil, err
 	}
+	return ix.matches(p.expr)
+}
+
+// matches evaluates expr over the index's doclists.
+func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 	t, src, st, avg, lens := ix.t, ix.src, ix.st, ix.avg, ix.lens
 	tokenize := unicode61Tokens
 	if t.trigram {
 		tokenize = trigramTokens
 	}
-	tree, ok := parseFTSExpr(p.expr, tokenize, t.names)
+	tree, ok := parseFTSExpr(expr, tokenize, t.names)
 	if !ok {
 		return nil, errFullRankNA
 	}
+	var err error
 	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
 	starts := make([][][]int64, len(tree.phrases))
 	for i, ph := range tree.phrases {
@@ -288,10 +325,12 @@ func nearMatch(at [][]int64, nTerms []int64, near int64) ([]int32, bool) {
 // phrasePostings returns the rows holding the phrase and, as Tf, how many
 // times it occurs in each.
 func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, [][]int64, error) {
-	lists := make([]fts5idx.Doclist, len(ph.tokens))
-	for i, tok := range ph.tokens {
+	use := phraseCover(t, ph)
+	lists := make([]fts5idx.Doclist, len(use))
+	for i, k := range use {
+		tok := ph.tokens[k]
 		key, scan := append([]byte{fts5idx.Main}, tok...), false
-		if ph.prefix && i == len(ph.tokens)-1 {
+		if ph.prefix && k == len(ph.tokens)-1 {
 			scan = true
 			for k, n := range t.prefixes {
 				if n == utf8.RuneCountInString(tok) {
@@ -319,7 +358,34 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 	if !ph.near {
 		keep = nil
 	}
-	return phraseRows(lists, ph.cols, ph.initial, keep), starts, nil
+	rows := phraseRowsAt(lists, use, ph.cols, ph.initial, keep)
+	for i := range lists {
+		lists[i].Release() // the positions were read: the next phrase reuses their memory
+	}
+	return rows, starts, nil
+}
+
+// phraseCover returns which of the phrase's tokens must be read to find
+// it: all of them, except on a trigram table. There token k of a phrase is
+// the trigram that starts at its character k, and the index gives each
+// trigram of a text its starting character as position; so the text holds
+// the phrase at p exactly when it holds tokens 0, 3, 6, ... and the last
+// at p plus their offsets (they cover every character, and the trigrams
+// between them are then there too). "rollback" reads rol, lba and ack,
+// not six doclists: the cost of a substring is its doclists' size.
+func phraseCover(t ftsTable, ph exprPhrase) []int {
+	n := len(ph.tokens)
+	use := make([]int, 0, n)
+	if !t.trigram || ph.prefix || n < 3 {
+		for k := range n {
+			use = append(use, k)
+		}
+		return use
+	}
+	for k := 0; k < n-1; k += 3 {
+		use = append(use, k)
+	}
+	return append(use, n-1)
 }
 
 // phraseRows keeps the rows where the tokens occur one after another in a
@@ -328,7 +394,23 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 // With starts, each kept row's instance start positions (column<<32 |
 // offset) are appended to it, for a NEAR group.
 func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]int64) []fts5idx.Posting {
-	var out []fts5idx.Posting
+	return phraseRowsAt(lists, nil, cols, initial, starts)
+}
+
+// phraseRowsAt is phraseRows for lists that are the phrase's tokens at
+// offsets offs (nil: 0, 1, 2, ...), as phraseCover picks them.
+func phraseRowsAt(lists []fts5idx.Doclist, offs []int, cols uint64, initial bool, starts *[][]int64) []fts5idx.Posting {
+	if offs == nil {
+		offs = make([]int, len(lists))
+		for k := range offs {
+			offs[k] = k
+		}
+	}
+	shortest := len(lists[0].Rows)
+	for _, l := range lists {
+		shortest = min(shortest, len(l.Rows))
+	}
+	out := make([]fts5idx.Posting, 0, shortest)
 	idx := make([]int, len(lists))
 	pos := make([][]uint64, len(lists))
 	for i0, first := range lists[0].Rows {
@@ -354,7 +436,7 @@ func phraseRows(lists []fts5idx.Doclist, cols uint64, initial bool, starts *[][]
 			}
 			ok := true
 			for k := 1; k < len(pos) && ok; k++ {
-				_, ok = slices.BinarySearch(pos[k], start+uint64(k))
+				_, ok = slices.BinarySearch(pos[k], start+uint64(offs[k]-offs[0]))
 			}
 			if ok {
 				n++
@@ -546,13 +628,21 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	if err := s.snippets(c, q, f, p, all.scanned, res.Hits); err != nil {
 		return res, err
 	}
-	if same, err := verifyLens(c, p.table, all.lens, ids); err != nil {
-		return res, err
-	} else if !same && !again {
-		// A row was rewritten in place since its length was cached: read
-		// every length again, once, and rank again.
-		s.docLens(p.table).drop()
-		s.removeRankCache("lens-" + p.table)
+	stale := false
+	for _, t := range all.normTables(p.table) {
+		same, err := verifyLens(c, t.name, t.lens, ids)
+		if err != nil {
+			return res, err
+		}
+		if !same {
+			// A row was rewritten in place since its length was cached:
+			// read every length again, once, and rank again.
+			s.docLens(t.name).drop()
+			s.removeRankCache("lens-" + t.name)
+			stale = true
+		}
+	}
+	if stale && !again {
 		return s.fullRankTry(c, q, f, p, orig, true)
 	}
 	return res, nil

@@ -102,6 +102,10 @@ func TestFullRankEqualsFTS5(t *testing.T) {
 		{"NEAR(error deploy rollback, 0) OR kubernetes", IndexUnicode61},
 		{"content:docker network", IndexUnicode61},
 		{"内存泄漏", IndexTrigram},
+		{"ubernete", IndexTrigram},
+		{`"on refus"`, IndexTrigram},
+		{"ockerf", IndexTrigram},
+		{"error docker", IndexTrigram},
 		{"部署", IndexCJK},
 		{"修改 服务端", IndexCJK},
 	} {

@@ -39,6 +39,9 @@ func NativeMatch(res SearchResult) (table, expr, why string) {
 	if strings.Contains(res.Query, " + LIKE ") {
 		return "", "", "n/a: MATCH + LIKE (mixed CJK+Latin)"
 	}
+	if strings.Contains(res.Query, mixedSep) {
+		return "", "", "n/a: several tables (mixed CJK+Latin, TestFullRankMixedEqualsNative)"
+	}
 	switch res.Index {
 	case IndexUnicode61:
 		return "messages_fts", res.Query, ""

@@ -256,7 +256,7 @@ func (s *Store) runAttempt(c *conn, a attempt, f SearchFilter) (SearchResult, er
 func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (SearchResult, error) {
 	for _, g := range s.gaps() {
 		full := len(res.Hits) >= f.Limit && f.Sort == SortRank // a time sort may want a gap's row first
-		if full || !containsIndex(g.indexes, a.index) {
+		if full || !g.covers(a) {
 			continue
 		}
 		if g.probe != "" {
@@ -288,6 +288,19 @@ func (s *Store) fillGaps(c *conn, a attempt, f SearchFilter, res SearchResult) (
 		res.Hits = res.Hits[:min(len(res.Hits), f.Limit)]
 	}
 	return res, nil
+}
+
+// covers reports whether the gap's rows are missing from what attempt a
+// reads: its index, or for a mixed CJK + Latin query also the indexes its
+// Latin words are read from when it is ranked in full (fullrank_mixed.go:
+// unicode61 and trigram), so a row a deferred import has not put in the
+// trigram index yet is still found. An all-CJK query reads neither.
+func (g gap) covers(a attempt) bool {
+	if containsIndex(g.indexes, a.index) {
+		return true
+	}
+	return a.index == IndexCJK && len(a.latinTerms) > 0 &&
+		(containsIndex(g.indexes, IndexTrigram) || containsIndex(g.indexes, IndexUnicode61))
 }
 
 func containsIndex(list []Index, i Index) bool {

@@ -9,11 +9,12 @@ import (
 	"time"
 )
 
-// rankCandidates bounds the Go ranking of the query shapes full ranking
-// (fullrank.go) does not read: mixed CJK and Latin
-// runs, tables with options it does not know. For those a query
-// with more matches is ranked over its newest rankCandidates (found by
-// walking the doclist newest-first, which FTS5 does cheaply) and reports
+// rankCandidates bounds the Go ranking of what full ranking (fullrank.go,
+// fullrank_mixed.go) does not read: tables with options it does not know,
+// a mix of CJK and Latin words on a file without a trigram index (or with
+// a Latin word longer than maxSubstringRunes). For those a query with more
+// matches is ranked over its newest rankCandidates (found by walking the
+// doclist newest-first, which FTS5 does cheaply) and reports
 // Complete=false and a notice; every other query is ranked over every
 // match. Variable so benchmarks can compare settings.
 var rankCandidates = 1000
@@ -177,6 +178,9 @@ type match struct {
 	snippet   string // SQL expression for the snippet column
 	snipArg   []any  // its bound arguments (instr needle)
 	goMark    bool   // snippet is plain text: mark the terms in Go
+	// latinTerms are the Latin half's terms, which full ranking reads from
+	// the Latin indexes instead (fullrank_mixed.go).
+	latinTerms []qtok
 }
 
 // match builds the expression index answers q with.
@@ -208,6 +212,7 @@ func (s *Store) match(q parsedQuery, index Index) match {
 				} else {
 					latinParts = append(latinParts, haystack+" LIKE ? ESCAPE '\\'")
 					p.latinArgs = append(p.latinArgs, "%"+escapeLike(t.text)+"%")
+					p.latinTerms = append(p.latinTerms, t)
 				}
 			}
 			if len(cjkParts) == 0 {
@@ -361,6 +366,9 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 		// Every match is ranked, from the index itself (fullrank.go),
 		// wherever the query and the table are ones it reads.
 		if fr, err := s.fullRank(c, q, f, p, res); !errors.Is(err, errFullRankNA) {
+			if p.latin != "" {
+				fr.Query = s.mixedQueryText(p) // read from the indexes, no LIKE
+			}
 			return fr, err
 		}
 		// Is the query broad? Asked of the index alone (no joins: ~0.5 ms
@@ -412,7 +420,7 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 	})
 	res.Complete = len(cands) < rankCandidates // else older matches were not ranked
 	if !res.Complete {
-		res.Notice = joinNotice(res.Notice, fmt.Sprintf("ranked the newest %d matches only (a mix of CJK and Latin words is not ranked from the index): an older match may rank higher", rankCandidates))
+		res.Notice = joinNotice(res.Notice, fmt.Sprintf("ranked the newest %d matches only (this file's index or this query is one recall cannot rank in full): an older match may rank higher", rankCandidates))
 	}
 	if err != nil || len(cands) == 0 {
 		return res, err

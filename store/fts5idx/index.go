@@ -31,24 +31,35 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	// Each group of segments is read by its own goroutine into its own
 	// buffer: decoding is most of the time, and only the page reads (one
 	// connection) wait for each other.
+	var d Doclist
 	reads := make([]segmentRead, len(groups))
 	var wg sync.WaitGroup
 	for g := range groups {
 		r := &reads[g]
 		r.buf = getScratch()
 		defer putScratch(r.buf)
+		if withPos {
+			// The first group's position lists are the answer's; a later
+			// group's are appended to them once it is done.
+			if g == 0 {
+				d.lists = getLists()
+				r.pos = &d.lists
+			} else {
+				r.pos = new(lists)
+				*r.pos = getLists()
+			}
+		}
 		if g == len(groups)-1 {
-			r.read(src, groups[g], key, prefix, withPos, only)
+			r.read(src, groups[g], key, prefix, only)
 			break
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.read(src, groups[g], key, prefix, withPos, only)
+			r.read(src, groups[g], key, prefix, only)
 		}()
 	}
 	wg.Wait()
-	var d Doclist
 	for g := range reads {
 		if reads[g].err != nil {
 			return d, reads[g].err
@@ -61,19 +72,18 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	var order []string
 	for g := range reads {
 		r := &reads[g]
-		if withPos {
-			if base := int32(len(d.spans)); base > 0 {
-				for i := range *r.buf {
-					if (*r.buf)[i].pos >= 0 {
-						(*r.buf)[i].pos += base
-					}
+		if withPos && g > 0 {
+			base, arenaBase := int32(len(d.spans)), int32(len(d.arena))
+			for i := range *r.buf {
+				if (*r.buf)[i].pos >= 0 {
+					(*r.buf)[i].pos += base
 				}
 			}
-			arenaBase := int32(len(d.arena))
 			for _, sp := range r.pos.spans {
 				d.spans = append(d.spans, [2]int32{sp[0] + arenaBase, sp[1]})
 			}
 			d.arena = append(d.arena, r.pos.arena...)
+			(&Doclist{lists: *r.pos}).Release()
 		}
 		for _, sp := range r.spans {
 			if _, seen := bySeg[sp.term]; !seen {
@@ -89,7 +99,7 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 		terms = append(terms, current(bySeg[t]))
 	}
 	if len(terms) > 1 {
-		d.lists = lists{} // the position lists of several terms are not combined
+		d.Release() // the position lists of several terms are not combined
 	}
 	d.Rows = CombineAll(terms)
 	return d, nil
@@ -99,7 +109,7 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 // doclist in each of its segments, as spans of buf, oldest first.
 type segmentRead struct {
 	buf   *[]Posting
-	pos   lists
+	pos   *lists // nil: position lists not kept
 	spans []termSpan
 	err   error
 }
@@ -109,12 +119,9 @@ type termSpan struct {
 	from, to int
 }
 
-func (r *segmentRead) read(src Source, segs []Segment, key []byte, prefix, withPos bool, only func(rowid int64) bool) {
+func (r *segmentRead) read(src Source, segs []Segment, key []byte, prefix bool, only func(rowid int64) bool) {
 	for _, seg := range segs { // oldest first
-		sc := scan{src: src, seg: seg, buf: r.buf, only: only}
-		if withPos {
-			sc.pos = &r.pos
-		}
+		sc := scan{src: src, seg: seg, buf: r.buf, only: only, pos: r.pos}
 		r.err = sc.terms(key, prefix, func(term []byte, ps []Posting) {
 			// ps is the tail of buf, where it was just decoded.
 			r.spans = append(r.spans, termSpan{string(term), len(*r.buf) - len(ps), len(*r.buf)})
@@ -203,6 +210,43 @@ func getScratch() *[]Posting {
 		return b
 	}
 	return new([]Posting)
+}
+
+// Position lists kept between queries, like the decoding buffers: a
+// phrase's doclists are read with their positions, used once to find the
+// phrase, and given back (Doclist.Release). Two are kept (a phrase reads
+// two or more lists), of at most maxArena bytes each.
+var (
+	arenaMu sync.Mutex
+	arenas  []lists
+)
+
+const maxArena = 64 << 20
+
+func getLists() lists {
+	arenaMu.Lock()
+	defer arenaMu.Unlock()
+	if n := len(arenas); n > 0 {
+		l := arenas[n-1]
+		arenas = arenas[:n-1]
+		return lists{arena: l.arena[:0], spans: l.spans[:0]}
+	}
+	return lists{arena: make([]byte, 0, 4096)}
+}
+
+// Release gives d's position lists back for a later read: after it, d.Pos
+// returns nil, and no slice it returned before may be used.
+func (d *Doclist) Release() {
+	l := d.lists
+	d.lists = lists{}
+	if cap(l.arena) == 0 || cap(l.arena) > maxArena {
+		return
+	}
+	arenaMu.Lock()
+	defer arenaMu.Unlock()
+	if len(arenas) < 2 {
+		arenas = append(arenas, l)
+	}
 }
 
 func putScratch(b *[]Posting) {

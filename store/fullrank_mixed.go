@@ -1,0 +1,189 @@
+package store
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/fts5idx"
+)
+
+// Full ranking of a query that mixes CJK terms of 1-2 characters with Latin
+// words (docker 容器, 部署 rollback): no one FTS5 table answers it, so each
+// part is read from the index that holds it, and the rows are intersected.
+//
+//   - The CJK terms: their expression on recall_fts_cjk (bigrams).
+//   - A Latin term of 3+ characters: a substring, the trigram phrase of the
+//     term on messages_fts_trigram, as the trigram route reads it (content,
+//     tool names, tool calls and reasoning).
+//   - A Latin term of 1-2 characters (too short for trigrams): a word of
+//     messages_fts (unicode61), or the Latin piece of a mixed-script run in
+//     recall_fts_cjk (修改go服务 holds "go" there).
+//
+// A row matches when it matches the CJK terms and every Latin term. Its
+// score is the sum of FTS5's bm25 contributions of the phrases it holds,
+// each computed with its own table's statistics (idf from that table's row
+// count, the row's length and the average length in that table): what
+// bm25() of each table's MATCH would give, added up. A short Latin term a
+// row holds as a word counts on messages_fts; one it holds only as the
+// piece of a mixed run counts on recall_fts_cjk. No row's text is read:
+// checking the Latin terms with LIKE on every candidate costs about a
+// second at a million messages.
+
+// The tables a mixed query reads besides its CJK table.
+const (
+	wordsTable   = "messages_fts"
+	trigramTable = "messages_fts_trigram"
+)
+
+// mixedRead gathers the phrases of a mixed query, table by table, into one
+// rankedMatches whose phrases each know their table.
+type mixedRead struct {
+	s    *Store
+	c    *conn
+	r    *rankedMatches
+	ixs  map[string]*ftsIndex
+	read map[[2]string]*rankedMatches // a word the query repeats is read once (it still counts twice, as in FTS5)
+}
+
+// fullRankMixed evaluates a mixed CJK + Latin query (p.expr on p.table, the
+// CJK table, and p.latinTerms) over the indexes' doclists. errFullRankNA
+// when a table it needs is missing or not one full ranking reads, or a
+// Latin term is longer than a substring read on trigrams (maxSubstringRunes).
+func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
+	if p.table == "" || len(p.latinTerms) == 0 || !s.layout.hasTrigram {
+		return nil, errFullRankNA
+	}
+	for _, t := range p.latinTerms {
+		if utf8.RuneCountInString(t.text) > maxSubstringRunes {
+			return nil, errFullRankNA
+		}
+	}
+	m := &mixedRead{s: s, c: c, r: &rankedMatches{}, ixs: map[string]*ftsIndex{}, read: map[[2]string]*rankedMatches{}}
+	rows, err := m.add(p.table, p.expr, nil)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range p.latinTerms {
+		if utf8.RuneCountInString(t.text) >= 3 {
+			sub, err := m.add(trigramTable, s.match(parsedQuery{toks: []qtok{t}}, IndexTrigram).expr, nil)
+			if err != nil {
+				return nil, err
+			}
+			rows = intersect(rows, sub)
+			continue
+		}
+		words, err := m.add(wordsTable, ftsTerm(t), nil)
+		if err != nil {
+			return nil, err
+		}
+		lower := t
+		lower.text = strings.ToLower(t.text) // the pieces are indexed lowercased
+		pieces, err := m.add(p.table, ftsTerm(lower), words)
+		if err != nil {
+			return nil, err
+		}
+		rows = intersect(rows, union(words, pieces))
+	}
+	m.r.rows = rows
+	return m.r, nil
+}
+
+// add reads expr on table and appends its phrases; a row of except counts
+// none of them (it scores on another table already). It returns the rows
+// expr matches, except included.
+func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
+	ix, ok := m.ixs[table]
+	if !ok {
+		var err error
+		if ix, err = m.s.openIndex(m.c, table); err != nil {
+			return nil, err
+		}
+		m.ixs[table] = ix
+		m.r.tables = append(m.r.tables, normTable{name: table, lens: ix.lens, avgdl: ix.avgdl()})
+	}
+	g := 0
+	for g < len(m.r.tables) && m.r.tables[g].name != table {
+		g++
+	}
+	part, ok := m.read[[2]string{table, expr}]
+	if !ok {
+		var err error
+		if part, err = ix.matches(expr); err != nil {
+			return nil, err
+		}
+		m.read[[2]string{table, expr}] = part
+	}
+	for i, ps := range part.phrases {
+		if except != nil {
+			ps = withoutRows(ps, except)
+		}
+		m.r.phrases = append(m.r.phrases, ps)
+		m.r.idf = append(m.r.idf, part.idf[i]) // from the phrase's whole doclist, as FTS5 computes it
+		m.r.group = append(m.r.group, g)
+	}
+	m.r.scanned = m.r.scanned || part.scanned
+	return part.rows, nil
+}
+
+// withoutRows returns the postings of ps whose row is not in rows (both ascending).
+func withoutRows(ps []fts5idx.Posting, rows []int64) []fts5idx.Posting {
+	out := make([]fts5idx.Posting, 0, len(ps))
+	j := 0
+	for _, p := range ps {
+		for j < len(rows) && rows[j] < p.Rowid {
+			j++
+		}
+		if j < len(rows) && rows[j] == p.Rowid {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// eachMixed is each for phrases from several tables: each phrase's
+// contribution is normalised by its own table's length of the row.
+func (r *rankedMatches) eachMixed(fn func(scored)) {
+	cur := make([]int, len(r.phrases))
+	norm := make([]float64, len(r.tables))
+	for _, id := range r.rows {
+		for g, t := range r.tables {
+			d := t.avgdl
+			if id >= 0 && id < int64(len(t.lens)) {
+				d = float64(t.lens[id])
+			}
+			norm[g] = bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
+		}
+		var sc float64
+		for i, ps := range r.phrases {
+			j := cur[i]
+			for j < len(ps) && ps[j].Rowid < id {
+				j++
+			}
+			cur[i] = j
+			if j < len(ps) && ps[j].Rowid == id {
+				tf := float64(ps[j].Tf)
+				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm[r.group[i]])
+			}
+		}
+		fn(scored{rowid: id, score: sc})
+	}
+}
+
+// mixedQueryText describes what a fully ranked mixed query asked each
+// table, for SearchResult.Query.
+func (s *Store) mixedQueryText(p match) string {
+	var b strings.Builder
+	b.WriteString(p.expr)
+	for _, t := range p.latinTerms {
+		if utf8.RuneCountInString(t.text) >= 3 {
+			b.WriteString(mixedSep + trigramTable + " " + s.match(parsedQuery{toks: []qtok{t}}, IndexTrigram).expr)
+			continue
+		}
+		b.WriteString(mixedSep + wordsTable + "|" + p.table + " " + ftsTerm(t))
+	}
+	return b.String()
+}
+
+// mixedSep joins the parts of a mixed query's SearchResult.Query.
+const mixedSep = " + MATCH "
