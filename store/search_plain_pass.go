@@ -1,10 +1,7 @@
 package store
 
 import (
-	"cmp"
-	"runtime"
 	"slices"
-	"sync"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -28,11 +25,6 @@ func (a *sessAcc) add(id int64, v float64, m, full uint64) {
 	a.allRow = a.allRow || m|a.tmask == full
 	a.newest = max(a.newest, id)
 	a.count++
-	a.insert(v)
-}
-
-// insert keeps v if it is among the best few values.
-func (a *sessAcc) insert(v float64) {
 	for i := range a.top { // the best few, descending
 		if v > a.top[i] {
 			copy(a.top[i+1:], a.top[i:len(a.top)-1])
@@ -42,114 +34,10 @@ func (a *sessAcc) insert(v float64) {
 	}
 }
 
-// merge adds what b counted (other messages of the same session) to a: a
-// key depends on the multiset of its messages' values, not their order.
-func (a *sessAcc) merge(b *sessAcc) {
-	a.mask |= b.mask
-	a.allRow = a.allRow || b.allRow
-	a.inRange = a.inRange || b.inRange
-	a.newest = max(a.newest, b.newest)
-	a.count += b.count
-	for _, v := range b.top {
-		a.insert(v)
-	}
-}
-
-// parallelRows is how many matching messages make a query worth scoring
-// on several cores. Variable so tests can split small queries.
-var parallelRows = 50_000
-
-// sessions scores every matching message into its session's key. A
-// broad query's rowid range is split between the machine's cores, each
-// part counted into sessions of its own, merged after: the same keys as
-// one pass, in about half the time on two cores.
-func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs []sessAcc, touched []int32, total int) {
-	parts := p.split(runtime.GOMAXPROCS(0))
-	type result struct {
-		accs    []sessAcc
-		touched []int32
-		total   int
-	}
-	out := make([]result, len(parts))
-	var wg sync.WaitGroup
-	for w, part := range parts {
-		run := func() {
-			r := &out[w]
-			r.accs = make([]sessAcc, len(p.meta))
-			p.eachIn(part, func(o int32, id int64, v float64, m uint64) {
-				a := &r.accs[o]
-				if !a.seen {
-					a.seen, a.tmask = true, titleMask[o]
-					a.mask = a.tmask
-					a.inRange = !date.zero() && date.contains(fromEpoch(p.meta[o].started))
-					r.touched = append(r.touched, o)
-				}
-				a.add(id, v, m, p.ps.full)
-				if !date.zero() && !a.inRange {
-					a.inRange = date.contains(fromEpoch(float64(p.at[id])))
-				}
-				r.total++
-			})
-		}
-		if w == len(parts)-1 {
-			run()
-			continue
-		}
-		wg.Add(1)
-		go func() { defer wg.Done(); run() }()
-	}
-	wg.Wait()
-	accs, touched, total = out[0].accs, out[0].touched, out[0].total
-	for _, r := range out[1:] {
-		total += r.total
-		for _, o := range r.touched {
-			if !accs[o].seen {
-				accs[o] = r.accs[o]
-				touched = append(touched, o)
-				continue
-			}
-			accs[o].merge(&r.accs[o])
-		}
-	}
-	return accs, touched, total
-}
-
-// split cuts the doclists into up to n parts of consecutive rowids, of
-// about equal size; one part when the query matches few messages.
-func (p *plainPass) split(n int) [][][]fts5idx.Posting {
-	longest, rows := 0, 0
-	for i, d := range p.docs {
-		rows += len(d)
-		if len(d) > len(p.docs[longest]) {
-			longest = i
-		}
-	}
-	if n < 2 || rows < parallelRows {
-		return [][][]fts5idx.Posting{p.docs}
-	}
-	n = min(n, 4)
-	parts := make([][][]fts5idx.Posting, n)
-	from := make([]int, len(p.docs))
-	for k := range n {
-		parts[k] = make([][]fts5idx.Posting, len(p.docs))
-		for i, d := range p.docs {
-			to := len(d)
-			if k < n-1 {
-				cut := p.docs[longest][len(p.docs[longest])*(k+1)/n].Rowid
-				to, _ = slices.BinarySearchFunc(d, cut, func(q fts5idx.Posting, id int64) int { return cmp.Compare(q.Rowid, id) })
-				to = max(to, from[i])
-			}
-			parts[k][i] = d[from[i]:to]
-			from[i] = to
-		}
-	}
-	return parts
-}
-
 // plainPass walks every matching message of a plain query, in rowid order,
 // with what scoring one needs: its session, time, length and words.
 type plainPass struct {
-	ps           plainScorer // read only: the parts of a pass run at once
+	ps           plainScorer
 	docs         [][]fts5idx.Posting
 	ix           *ftsIndex
 	avgdl        float64
@@ -160,16 +48,31 @@ type plainPass struct {
 	inOrder      map[int64]bool
 }
 
+// sessions scores every matching message into its session's key.
+func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs []sessAcc, touched []int32, total int) {
+	accs = make([]sessAcc, len(p.meta))
+	p.each(func(o int32, id int64, v float64, m uint64) {
+		a := &accs[o]
+		if !a.seen {
+			a.seen, a.tmask = true, titleMask[o]
+			a.mask = a.tmask
+			a.inRange = !date.zero() && date.contains(fromEpoch(p.meta[o].started))
+			touched = append(touched, o)
+		}
+		a.add(id, v, m, p.ps.full)
+		if !date.zero() && !a.inRange {
+			a.inRange = date.contains(fromEpoch(float64(p.at[id])))
+		}
+		total++
+	})
+	return accs, touched, total
+}
+
 // each calls fn with every matching message the session map knows and
 // since/until keep: its session, id, value (BM25 over the words, plus the
 // in-order bonus, doubled for its session's first message) and words.
 func (p *plainPass) each(fn func(o int32, id int64, v float64, m uint64)) {
-	p.eachIn(p.docs, fn)
-}
-
-// eachIn is each over docs, a part of p.docs (see split).
-func (p *plainPass) eachIn(docs [][]fts5idx.Posting, fn func(o int32, id int64, v float64, m uint64)) {
-	of, at, idf := p.of, p.at, p.ps.idf
+	of, at, docs, idf := p.of, p.at, p.docs, p.ps.idf
 	fts5idx.EachRow(docs, func(id int64, js []int) {
 		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(p.meta) {
 			return // written after the map was read: the next query has it

@@ -2,7 +2,6 @@ package fts5idx
 
 import (
 	"math"
-	"runtime"
 	"sync"
 )
 
@@ -24,79 +23,39 @@ func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Docli
 // PostingsOf is Postings for the rows only accepts (nil: every row): the
 // doclist is still walked whole, but nothing is kept of the other rows.
 func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only func(rowid int64) bool) (Doclist, error) {
-	groups := segmentGroups(st.Segments, runtime.GOMAXPROCS(0))
-	if len(groups) > 1 {
-		src = &lockedSource{src: src}
-	}
-	// Each group of segments is read by its own goroutine into its own
-	// buffer: decoding is most of the time, and only the page reads (one
-	// connection) wait for each other.
 	var d Doclist
-	reads := make([]segmentRead, len(groups))
-	var wg sync.WaitGroup
-	for g := range groups {
-		r := &reads[g]
-		r.buf = getScratch()
-		defer putScratch(r.buf)
-		if withPos {
-			// The first group's position lists are the answer's; a later
-			// group's are appended to them once it is done.
-			if g == 0 {
-				d.lists = getLists()
-				r.pos = &d.lists
-			} else {
-				r.pos = new(lists)
-				*r.pos = getLists()
-			}
-		}
-		if g == len(groups)-1 {
-			r.read(src, groups[g], key, prefix, only)
-			break
-		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r.read(src, groups[g], key, prefix, only)
-		}()
-	}
-	wg.Wait()
-	for g := range reads {
-		if reads[g].err != nil {
-			return d, reads[g].err
-		}
-	}
-	// One term's doclists, oldest segment first, across the groups (in
-	// segment order); position lists appended in the same order, each
-	// row's index into them moved by what came before.
-	bySeg := map[string][][]Posting{}
+	type span struct{ from, to int }
+	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
 	var order []string
-	for g := range reads {
-		r := &reads[g]
-		if withPos && g > 0 {
-			base, arenaBase := int32(len(d.spans)), int32(len(d.arena))
-			for i := range *r.buf {
-				if (*r.buf)[i].pos >= 0 {
-					(*r.buf)[i].pos += base
-				}
+	buf := getScratch()
+	defer putScratch(buf)
+	for _, seg := range st.Segments { // oldest first
+		sc := scan{src: src, seg: seg, buf: buf, only: only}
+		if withPos {
+			if d.arena == nil {
+				d.lists = getLists()
 			}
-			for _, sp := range r.pos.spans {
-				d.spans = append(d.spans, [2]int32{sp[0] + arenaBase, sp[1]})
-			}
-			d.arena = append(d.arena, r.pos.arena...)
-			(&Doclist{lists: *r.pos}).Release()
+			sc.pos = &d.lists
 		}
-		for _, sp := range r.spans {
-			if _, seen := bySeg[sp.term]; !seen {
-				order = append(order, sp.term)
+		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
+			t := string(term)
+			if _, seen := bySeg[t]; !seen {
+				order = append(order, t)
 			}
-			// Capped: newestWins may append to a list, which must not
-			// write over the next one in the buffer.
-			bySeg[sp.term] = append(bySeg[sp.term], (*r.buf)[sp.from:sp.to:sp.to])
+			// ps is the tail of buf, where it was just decoded.
+			bySeg[t] = append(bySeg[t], span{len(*buf) - len(ps), len(*buf)})
+		})
+		if err != nil {
+			return d, err
 		}
 	}
 	terms := make([][]Posting, 0, len(order))
 	for _, t := range order {
-		terms = append(terms, current(bySeg[t]))
+		segs := make([][]Posting, 0, len(bySeg[t]))
+		for _, sp := range bySeg[t] {
+			segs = append(segs, (*buf)[sp.from:sp.to])
+		}
+		terms = append(terms, current(segs))
 	}
 	if len(terms) > 1 {
 		d.Release() // the position lists of several terms are not combined
@@ -105,100 +64,17 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	return d, nil
 }
 
-// segmentRead is what one goroutine of PostingsOf read: each term's
-// doclist in each of its segments, as spans of buf, oldest first.
-type segmentRead struct {
-	buf   *[]Posting
-	pos   *lists // nil: position lists not kept
-	spans []termSpan
-	err   error
-}
-
-type termSpan struct {
-	term     string
-	from, to int
-}
-
-func (r *segmentRead) read(src Source, segs []Segment, key []byte, prefix bool, only func(rowid int64) bool) {
-	for _, seg := range segs { // oldest first
-		sc := scan{src: src, seg: seg, buf: r.buf, only: only, pos: r.pos}
-		r.err = sc.terms(key, prefix, func(term []byte, ps []Posting) {
-			// ps is the tail of buf, where it was just decoded.
-			r.spans = append(r.spans, termSpan{string(term), len(*r.buf) - len(ps), len(*r.buf)})
-		})
-		if r.err != nil {
-			return
-		}
-	}
-}
-
-// segmentGroups cuts segments (oldest first) into at most n runs of
-// consecutive segments with about as many leaf pages each; one run when
-// there is little to share.
-func segmentGroups(segs []Segment, n int) [][]Segment {
-	total := 0
-	for _, s := range segs {
-		total += s.Last - s.First + 1
-	}
-	n = min(n, len(segs), 4)
-	if n < 2 || total < parallelPages {
-		return [][]Segment{segs}
-	}
-	var out [][]Segment
-	from, acc := 0, 0
-	for i, s := range segs {
-		acc += s.Last - s.First + 1
-		if len(out) < n-1 && acc >= total*(len(out)+1)/n && i+1 < len(segs) {
-			out = append(out, segs[from:i+1])
-			from = i + 1
-		}
-	}
-	return append(out, segs[from:])
-}
-
-// parallelPages is how many leaf pages make an index worth reading on
-// several cores. Variable so tests can split small ones.
-var parallelPages = 64
-
-// lockedSource lets several goroutines read one connection, one at a time.
-type lockedSource struct {
-	mu  sync.Mutex
-	src Source
-}
-
-func (l *lockedSource) Block(id int64) ([]byte, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.src.Block(id)
-}
-
-func (l *lockedSource) SeekPage(segid int, term []byte) (int, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.src.SeekPage(segid, term)
-}
-
-func (l *lockedSource) NextPage(segid int, term []byte) (int, bool, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.src.NextPage(segid, term)
-}
-
 // Decoding buffers kept between queries. Not a sync.Pool: a pool is
 // emptied by every garbage collection, and a common word's doclist is
 // exactly what makes collections frequent, so it would grow the buffer
-// anew for each query. maxScratchKept are kept, of at most maxScratch rows
-// (16 MB) each: more at once, or a doclist longer than that, allocates its own.
+// anew for each query. One is kept, of at most maxScratch rows (16 MB):
+// a second search at once, or a doclist longer than that, allocates its own.
 var (
 	scratchMu sync.Mutex
 	scratch   []*[]Posting
 )
 
 const maxScratch = 1 << 20
-
-// maxScratchKept is how many decoding buffers are kept: one per goroutine
-// of a PostingsOf on two cores.
-const maxScratchKept = 2
 
 func getScratch() *[]Posting {
 	scratchMu.Lock()
@@ -252,7 +128,7 @@ func (d *Doclist) Release() {
 func putScratch(b *[]Posting) {
 	scratchMu.Lock()
 	defer scratchMu.Unlock()
-	if len(scratch) < maxScratchKept && cap(*b) <= maxScratch {
+	if len(scratch) < 1 && cap(*b) <= maxScratch {
 		scratch = append(scratch, b)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"testing"
 
@@ -157,137 +156,123 @@ func TestPostingsMatchFTS5(t *testing.T) {
 		{"secure", "CREATE VIRTUAL TABLE t USING fts5(content); INSERT INTO t(t, rank) VALUES('secure-delete', 1)"},
 		{"smallpages", "CREATE VIRTUAL TABLE t USING fts5(content, prefix='1'); INSERT INTO t(t, rank) VALUES('pgsz', 64)"},
 	} {
-		for _, split := range []bool{false, true} {
-			name := tc.name
-			if split {
-				name += "/split"
+		t.Run(tc.name, func(t *testing.T) {
+			db := openTable(t, tc.create)
+			rng := rand.New(rand.NewSource(7))
+			words := []string{"error", "docker", "network", "the", "a", "deploy", "dockerfile", "docs", "zebra", "errand", "été", "日本"}
+			doc := func() string {
+				n := 1 + rng.Intn(12)
+				if rng.Intn(40) == 0 {
+					n = 3000 // position lists longer than a page
+				}
+				var b strings.Builder
+				for i := 0; i < n; i++ {
+					w := words[rng.Intn(len(words))]
+					if rng.Intn(3) == 0 {
+						w = "error"
+					}
+					b.WriteString(w + " ")
+				}
+				return b.String()
 			}
-			t.Run(name, func(t *testing.T) { postingsMatchFTS5(t, tc.name, tc.create, split) })
-		}
-	}
-}
-
-// postingsMatchFTS5 is one table of TestPostingsMatchFTS5; with split, the
-// segments are read by several goroutines however few pages they have.
-func postingsMatchFTS5(t *testing.T, name, create string, split bool) {
-	if split {
-		defer func(n, p int) { parallelPages = n; runtime.GOMAXPROCS(p) }(parallelPages, runtime.GOMAXPROCS(3))
-		parallelPages = 0
-	}
-	db := openTable(t, create)
-	rng := rand.New(rand.NewSource(7))
-	words := []string{"error", "docker", "network", "the", "a", "deploy", "dockerfile", "docs", "zebra", "errand", "été", "日本"}
-	doc := func() string {
-		n := 1 + rng.Intn(12)
-		if rng.Intn(40) == 0 {
-			n = 3000 // position lists longer than a page
-		}
-		var b strings.Builder
-		for i := 0; i < n; i++ {
-			w := words[rng.Intn(len(words))]
-			if rng.Intn(3) == 0 {
-				w = "error"
+			cols := 1
+			if tc.name == "multicol" {
+				cols = 3
 			}
-			b.WriteString(w + " ")
-		}
-		return b.String()
-	}
-	cols := 1
-	if name == "multicol" {
-		cols = 3
-	}
-	insert := func(id int) {
-		vals := make([]string, cols)
-		for i := range vals {
-			vals[i] = fmt.Sprintf("'%s'", doc())
-		}
-		if err := db.Exec(fmt.Sprintf("INSERT OR REPLACE INTO t(rowid, %s) VALUES (%d, %s)", colNames(cols), id, strings.Join(vals, ","))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	id := 0
-	for tx := 0; tx < 60; tx++ {
-		if err := db.Exec("BEGIN"); err != nil {
-			t.Fatal(err)
-		}
-		for i := 0; i < 1+rng.Intn(80); i++ {
-			id++
-			insert(id)
-		}
-		for i := 0; i < rng.Intn(6); i++ {
-			victim := 1 + rng.Intn(id)
-			if rng.Intn(2) == 0 {
-				db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
-			} else {
-				db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
-				insert(victim) // rewritten in place: same rowid, new text
+			insert := func(id int) {
+				vals := make([]string, cols)
+				for i := range vals {
+					vals[i] = fmt.Sprintf("'%s'", doc())
+				}
+				if err := db.Exec(fmt.Sprintf("INSERT OR REPLACE INTO t(rowid, %s) VALUES (%d, %s)", colNames(cols), id, strings.Join(vals, ","))); err != nil {
+					t.Fatal(err)
+				}
 			}
-		}
-		if err := db.Exec("COMMIT"); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, w := range words {
-		check(t, db, "t", w, false, 0)
-	}
-	check(t, db, "t", "doc", true, 0)
-	check(t, db, "t", "e", true, 0)
-	check(t, db, "t", "missing", false, 0)
-	check(t, db, "t", "zz", true, 0)
-	if strings.Contains(create, "prefix='1") {
-		check(t, db, "t", "d", true, 1)
-		check(t, db, "t", "e", true, 1)
-	}
-	// A filtered read keeps exactly the accepted rows, with their positions.
-	src := connSource{db: db, t: "t"}
-	all, err := Postings(src, structure(t, src), []byte("0error"), false, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	odd, err := PostingsOf(src, structure(t, src), []byte("0error"), false, true, func(id int64) bool { return id%2 == 1 })
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := 0
-	for i, p := range all.Rows {
-		if p.Rowid%2 == 0 {
-			continue
-		}
-		if k >= len(odd.Rows) || odd.Rows[k].Rowid != p.Rowid || odd.Rows[k].Tf != p.Tf || string(odd.Pos(k)) != string(all.Pos(i)) {
-			t.Fatalf("filtered read differs at row %d", p.Rowid)
-		}
-		k++
-	}
-	if k != len(odd.Rows) {
-		t.Fatalf("filtered read kept %d rows, want %d", len(odd.Rows), k)
-	}
-	if err := db.Exec("INSERT INTO t(t) VALUES('optimize')"); err != nil {
-		t.Fatal(err)
-	}
-	check(t, db, "t", "error", false, 0)
-	check(t, db, "t", "dock", true, 0)
-	// Terms that sort just after error, whose doclist runs over many
-	// pages: absent ones and a prefix are found without reading them.
-	for _, w := range []string{"errore", "errors", "erroz"} {
-		check(t, db, "t", w, false, 0)
-	}
-	check(t, db, "t", "errore", true, 0)
-	check(t, db, "t", "eu", true, 0)
-	reads := 0
-	counted := connSource{db: db, t: "t", reads: &reads}
-	st := structure(t, counted)
-	pages := 0
-	for _, sg := range st.Segments {
-		pages += sg.Last - sg.First + 1
-	}
-	for _, w := range []string{"errore", "errors"} {
-		reads = 0
-		if _, err := Postings(counted, st, append([]byte{Main}, w...), false, false); err != nil {
-			t.Fatal(err)
-		}
-		if reads > 2 {
-			t.Errorf("looking up %q (absent) read %d of the %d leaf pages", w, reads, pages)
-		}
+			id := 0
+			for tx := 0; tx < 60; tx++ {
+				if err := db.Exec("BEGIN"); err != nil {
+					t.Fatal(err)
+				}
+				for i := 0; i < 1+rng.Intn(80); i++ {
+					id++
+					insert(id)
+				}
+				for i := 0; i < rng.Intn(6); i++ {
+					victim := 1 + rng.Intn(id)
+					if rng.Intn(2) == 0 {
+						db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
+					} else {
+						db.Exec(fmt.Sprintf("DELETE FROM t WHERE rowid = %d", victim))
+						insert(victim) // rewritten in place: same rowid, new text
+					}
+				}
+				if err := db.Exec("COMMIT"); err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, w := range words {
+				check(t, db, "t", w, false, 0)
+			}
+			check(t, db, "t", "doc", true, 0)
+			check(t, db, "t", "e", true, 0)
+			check(t, db, "t", "missing", false, 0)
+			check(t, db, "t", "zz", true, 0)
+			if strings.Contains(tc.create, "prefix='1") {
+				check(t, db, "t", "d", true, 1)
+				check(t, db, "t", "e", true, 1)
+			}
+			// A filtered read keeps exactly the accepted rows, with their positions.
+			src := connSource{db: db, t: "t"}
+			all, err := Postings(src, structure(t, src), []byte("0error"), false, true)
+			if err != nil {
+				t.Fatal(err)
+			}
+			odd, err := PostingsOf(src, structure(t, src), []byte("0error"), false, true, func(id int64) bool { return id%2 == 1 })
+			if err != nil {
+				t.Fatal(err)
+			}
+			k := 0
+			for i, p := range all.Rows {
+				if p.Rowid%2 == 0 {
+					continue
+				}
+				if k >= len(odd.Rows) || odd.Rows[k].Rowid != p.Rowid || odd.Rows[k].Tf != p.Tf || string(odd.Pos(k)) != string(all.Pos(i)) {
+					t.Fatalf("filtered read differs at row %d", p.Rowid)
+				}
+				k++
+			}
+			if k != len(odd.Rows) {
+				t.Fatalf("filtered read kept %d rows, want %d", len(odd.Rows), k)
+			}
+			if err := db.Exec("INSERT INTO t(t) VALUES('optimize')"); err != nil {
+				t.Fatal(err)
+			}
+			check(t, db, "t", "error", false, 0)
+			check(t, db, "t", "dock", true, 0)
+			// Terms that sort just after error, whose doclist runs over many
+			// pages: absent ones and a prefix are found without reading them.
+			for _, w := range []string{"errore", "errors", "erroz"} {
+				check(t, db, "t", w, false, 0)
+			}
+			check(t, db, "t", "errore", true, 0)
+			check(t, db, "t", "eu", true, 0)
+			reads := 0
+			counted := connSource{db: db, t: "t", reads: &reads}
+			st := structure(t, counted)
+			pages := 0
+			for _, sg := range st.Segments {
+				pages += sg.Last - sg.First + 1
+			}
+			for _, w := range []string{"errore", "errors"} {
+				reads = 0
+				if _, err := Postings(counted, st, append([]byte{Main}, w...), false, false); err != nil {
+					t.Fatal(err)
+				}
+				if reads > 2 {
+					t.Errorf("looking up %q (absent) read %d of the %d leaf pages", w, reads, pages)
+				}
+			}
+		})
 	}
 }
 
