@@ -145,6 +145,24 @@ func (s ftsSource) NextPage(segid int, term []byte) (int, bool, error) {
 	return 0, false, st.Err()
 }
 
+// Blocks reads the %_data records with ids in [from, to], in order, until
+// fn returns false: one statement stepped, not a lookup per page.
+func (s ftsSource) Blocks(from, to int64, fn func(id int64, b []byte) bool) error {
+	st, err := s.c.prepare("SELECT id, block FROM " + s.table + "_data WHERE id >= ? AND id <= ?")
+	if err != nil {
+		return err
+	}
+	defer st.Reset()
+	st.BindInt64(1, from)
+	st.BindInt64(2, to)
+	for st.Step() {
+		if !fn(st.ColumnInt64(0), st.ColumnRawBlob(1)) {
+			break
+		}
+	}
+	return st.Err()
+}
+
 // docLens caches one table's per-row token counts (its %_docsize, summed
 // over columns) by rowid: bm25 needs the length of every matching row, and
 // a %_docsize lookup per row is what makes FTS5's own ranking of a broad

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/recall-dev/recall/store/fts5idx"
@@ -51,7 +52,7 @@ type plainPass struct {
 // sessions scores every matching message into its session's key.
 func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs []sessAcc, touched []int32, total int) {
 	accs = make([]sessAcc, len(p.meta))
-	p.each(func(o int32, id int64, v float64, m uint64) {
+	p.each(nil, func(o int32, id int64, v float64, m uint64) {
 		a := &accs[o]
 		if !a.seen {
 			a.seen, a.tmask = true, titleMask[o]
@@ -71,16 +72,21 @@ func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs [
 // each calls fn with every matching message the session map knows and
 // since/until keep: its session, id, value (BM25 over the words, plus the
 // in-order bonus, doubled for its session's first message) and words.
-func (p *plainPass) each(fn func(o int32, id int64, v float64, m uint64)) {
+// With only, the messages of the other sessions are skipped unscored.
+func (p *plainPass) each(only []bool, fn func(o int32, id int64, v float64, m uint64)) {
 	of, at, docs, idf := p.of, p.at, p.docs, p.ps.idf
+	phrases := len(p.inOrder) > 0
 	fts5idx.EachRow(docs, func(id int64, js []int) {
 		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(p.meta) {
 			return // written after the map was read: the next query has it
 		}
+		o := of[id]
+		if only != nil && !only[o] {
+			return
+		}
 		if t := int64(at[id]); t < p.since || t >= p.until {
 			return
 		}
-		o := of[id]
 		norm := bm25K1 * (1 - bm25B + bm25B*p.ix.dl(id)/p.avgdl)
 		var v float64
 		var m uint64
@@ -91,7 +97,7 @@ func (p *plainPass) each(fn func(o int32, id int64, v float64, m uint64)) {
 				m |= 1 << i
 			}
 		}
-		if p.inOrder[id] {
+		if phrases && p.inOrder[id] {
 			v += p.ps.phraseBonus
 		}
 		if id == p.meta[o].first {
@@ -108,18 +114,19 @@ func (p *plainPass) gather(sessions []*plainSess, nSess int) {
 		return
 	}
 	want := make([]*plainSess, nSess)
+	only := make([]bool, nSess)
 	for _, se := range sessions {
 		se.rows = make([]plainRow, 0, se.count)
-		want[se.o] = se
+		want[se.o], only[se.o] = se, true
 	}
-	p.each(func(o int32, id int64, v float64, _ uint64) {
-		if se := want[o]; se != nil {
-			se.rows = append(se.rows, plainRow{id: id, value: v})
-		}
+	p.each(only, func(o int32, id int64, v float64, _ uint64) {
+		se := want[o]
+		se.rows = append(se.rows, plainRow{id: id, value: v})
 	})
 }
 
-// intersectRows returns the rowids present in every list (each ascending).
+// intersectRows returns the rowids present in every list (each ascending),
+// walking the shortest and seeking forward in the others.
 func intersectRows(lists [][]fts5idx.Posting) []int64 {
 	if len(lists) == 0 {
 		return nil
@@ -132,24 +139,31 @@ rows:
 	for _, p := range order[0] {
 		for i := 1; i < len(order); i++ {
 			l := order[i]
-			j, _ := slices.BinarySearchFunc(l[cur[i]:], p.Rowid, func(q fts5idx.Posting, id int64) int {
-				switch {
-				case q.Rowid < id:
-					return -1
-				case q.Rowid > id:
-					return 1
-				}
-				return 0
-			})
-			cur[i] += j
-			if cur[i] >= len(l) {
+			j := seekPosting(l, cur[i], p.Rowid)
+			cur[i] = j
+			if j >= len(l) {
 				break rows
 			}
-			if l[cur[i]].Rowid != p.Rowid {
+			if l[j].Rowid != p.Rowid {
 				continue rows
 			}
 		}
 		out = append(out, p.Rowid)
 	}
 	return out
+}
+
+// seekPosting returns the first index at or after from whose rowid is at
+// least id: a galloping search, as cheap for the next row as for a far one.
+func seekPosting(l []fts5idx.Posting, from int, id int64) int {
+	if from >= len(l) || l[from].Rowid >= id {
+		return from
+	}
+	step := 1
+	for from+step < len(l) && l[from+step].Rowid < id {
+		step *= 2
+	}
+	lo, hi := from+step/2+1, min(from+step, len(l)-1)+1 // l[from+step/2] < id
+	k, _ := slices.BinarySearchFunc(l[lo:hi], id, func(q fts5idx.Posting, id int64) int { return cmp.Compare(q.Rowid, id) })
+	return lo + k
 }

@@ -16,6 +16,9 @@ type Source interface {
 	// NextPage returns the first leaf page of segment segid on which a term
 	// after term starts: %_idx's first key > term.
 	NextPage(segid int, term []byte) (pgno int, ok bool, err error)
+	// Blocks calls fn with each %_data record whose id is in [from, to],
+	// in id order, until fn returns false; b is valid during the call only.
+	Blocks(from, to int64, fn func(id int64, b []byte) bool) error
 }
 
 // Posting is one row of a term's doclist. It holds no pointers, so that
@@ -76,23 +79,28 @@ func (s *scan) loadPage(pgno int) (*page, error) {
 	if err != nil {
 		return nil, err
 	}
+	return parsePage(b, s.seg.ID, pgno)
+}
+
+// parsePage reads a leaf page's header and footer; p.b is b itself.
+func parsePage(b []byte, segid, pgno int) (*page, error) {
 	if len(b) < 4 {
-		return nil, fmt.Errorf("%w: leaf page %d of segment %d has %d bytes", ErrUnsupported, pgno, s.seg.ID, len(b))
+		return nil, fmt.Errorf("%w: leaf page %d of segment %d has %d bytes", ErrUnsupported, pgno, segid, len(b))
 	}
 	p := &page{b: b, rowidOff: int(binary.BigEndian.Uint16(b)), szLeaf: int(binary.BigEndian.Uint16(b[2:]))}
 	if p.szLeaf < 4 || p.szLeaf > len(b) || p.rowidOff > p.szLeaf {
-		return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad header", ErrUnsupported, pgno, s.seg.ID)
+		return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad header", ErrUnsupported, pgno, segid)
 	}
 	off := 0
 	for i := p.szLeaf; i < len(b); {
 		v, n := Varint(b[i:])
 		if n == 0 {
-			return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad footer", ErrUnsupported, pgno, s.seg.ID)
+			return nil, fmt.Errorf("%w: leaf page %d of segment %d: bad footer", ErrUnsupported, pgno, segid)
 		}
 		i += n
 		off += int(v)
 		if off < 4 || off >= p.szLeaf {
-			return nil, fmt.Errorf("%w: leaf page %d of segment %d: term offset %d", ErrUnsupported, pgno, s.seg.ID, off)
+			return nil, fmt.Errorf("%w: leaf page %d of segment %d: term offset %d", ErrUnsupported, pgno, segid, off)
 		}
 		p.terms = append(p.terms, off)
 	}
@@ -274,40 +282,56 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 		return nil, pgno, err
 	}
 	last := pgno
-	for mayContinue && last < s.seg.Last {
-		q, err := s.loadPage(last + 1)
+	if mayContinue && last < s.seg.Last {
+		// The following pages, read in one pass over %_data (a common
+		// word's doclist runs over hundreds: one lookup each cost ten
+		// times the decoding), up to the first that opens with a term.
+		var ferr error
+		err := s.src.Blocks(segmentRowid(s.seg.ID, last+1), segmentRowid(s.seg.ID, s.seg.Last), func(id int64, b []byte) bool {
+			if id != segmentRowid(s.seg.ID, last+1) {
+				ferr = fmt.Errorf("%w: leaf page %d of segment %d is missing", ErrUnsupported, last+1, s.seg.ID)
+				return false
+			}
+			q, err := parsePage(b, s.seg.ID, last+1)
+			if err != nil {
+				ferr = err
+				return false
+			}
+			qEnd := q.szLeaf
+			if len(q.terms) > 0 {
+				qEnd = q.terms[0]
+			}
+			if qEnd <= 4 {
+				return false // the next page opens with a term: this doclist ended here
+			}
+			last++
+			if need == 0 && q.rowidOff != 4 {
+				ferr = fmt.Errorf("%w: segment %d page %d: no rowid where the doclist goes on", ErrUnsupported, s.seg.ID, last)
+				return false
+			}
+			if need > 0 {
+				// The rest of a position list, then (at rowidOff) the next rowid, written whole.
+				body := q.b[4:qEnd]
+				if q.rowidOff > 0 {
+					body = q.b[4:q.rowidOff]
+				}
+				if ferr = decode(body, last); ferr != nil {
+					return false
+				}
+			}
+			if q.rowidOff > 0 {
+				first = true // a page's first rowid is stored whole, not as a delta
+				if ferr = decode(q.b[q.rowidOff:qEnd], last); ferr != nil {
+					return false
+				}
+			}
+			return len(q.terms) == 0
+		})
+		if err == nil {
+			err = ferr
+		}
 		if err != nil {
 			return nil, last, err
-		}
-		qEnd := q.szLeaf
-		if len(q.terms) > 0 {
-			qEnd = q.terms[0]
-		}
-		if qEnd <= 4 {
-			break // the next page opens with a term: this doclist ended here
-		}
-		last++
-		if need == 0 && q.rowidOff != 4 {
-			return nil, last, fmt.Errorf("%w: segment %d page %d: no rowid where the doclist goes on", ErrUnsupported, s.seg.ID, last)
-		}
-		if need > 0 {
-			// The rest of a position list, then (at rowidOff) the next rowid, written whole.
-			body := q.b[4:qEnd]
-			if q.rowidOff > 0 {
-				body = q.b[4:q.rowidOff]
-			}
-			if err := decode(body, last); err != nil {
-				return nil, last, err
-			}
-		}
-		if q.rowidOff > 0 {
-			first = true // a page's first rowid is stored whole, not as a delta
-			if err := decode(q.b[q.rowidOff:qEnd], last); err != nil {
-				return nil, last, err
-			}
-		}
-		if len(q.terms) > 0 {
-			break
 		}
 	}
 	if need > 0 {

@@ -62,6 +62,25 @@ func (s connSource) NextPage(segid int, term []byte) (int, bool, error) {
 	return 0, false, st.Err()
 }
 
+func (s connSource) Blocks(from, to int64, fn func(id int64, b []byte) bool) error {
+	st, _, err := s.db.Prepare("SELECT id, block FROM " + s.t + "_data WHERE id >= ? AND id <= ?")
+	if err != nil {
+		return err
+	}
+	defer st.Close()
+	st.BindInt64(1, from)
+	st.BindInt64(2, to)
+	for st.Step() {
+		if s.reads != nil {
+			*s.reads++
+		}
+		if !fn(st.ColumnInt64(0), st.ColumnRawBlob(1)) {
+			break
+		}
+	}
+	return st.Err()
+}
+
 func openTable(t *testing.T, create string) *sqlite3.Conn {
 	t.Helper()
 	db, err := sqlite3.Open(filepath.Join(t.TempDir(), "t.db"))
