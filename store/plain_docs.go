@@ -20,12 +20,14 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 	for i := range pq.words {
 		w := &pq.words[i]
 		read := func(prefix bool) ([]fts5idx.Posting, error) {
-			var out []fts5idx.Posting
-			keys := make([][]byte, 0, len(w.forms))
-			var scan []bool
+			type wordKey struct {
+				key  []byte
+				scan bool // a prefix no prefix index holds: its terms are scanned
+			}
+			var keys []wordKey
 			for _, f := range w.forms {
 				if toks := unicode61Tokens(f); len(toks) == 1 {
-					keys, scan = append(keys, append([]byte{fts5idx.Main}, toks[0]...)), append(scan, false)
+					keys = append(keys, wordKey{key: append([]byte{fts5idx.Main}, toks[0]...)})
 				}
 			}
 			if prefix {
@@ -33,19 +35,41 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 				if len(toks) != 1 {
 					return nil, errFullRankNA
 				}
-				key, sc := append([]byte{fts5idx.Main}, toks[0]...), true
-				for k, n := range ix.t.prefixes {
+				k := wordKey{key: append([]byte{fts5idx.Main}, toks[0]...), scan: true}
+				for j, n := range ix.t.prefixes {
 					if n == utf8.RuneCountInString(toks[0]) {
-						key[0], sc = byte(fts5idx.Main+k+1), false
+						k.key[0], k.scan = byte(fts5idx.Main+j+1), false
 					}
 				}
-				keys, scan = append(keys, key), append(scan, sc)
+				keys = append(keys, k)
 			}
 			lists := make([][]fts5idx.Posting, 0, len(keys))
-			for k, key := range keys {
-				tok := string(key[1:])
-				withPos := !scan[k] && key[0] == fts5idx.Main && keep[tok]
-				d, err := fts5idx.Postings(ix.src, ix.st, key, scan[k], withPos)
+			// A word's inflections (error: errors, errored, ...; mostly in
+			// no message, and an absent term costs a lookup as a present one
+			// does) are read in one scan of their common prefix.
+			var among [][]byte
+			for _, k := range keys {
+				if !k.scan && k.key[0] == fts5idx.Main && !keep[string(k.key[1:])] {
+					among = append(among, k.key)
+				}
+			}
+			if lcp := commonPrefix(among); len(among) >= 3 && utf8.RuneCount(lcp[1:]) >= 3 {
+				d, err := fts5idx.PostingsAmong(ix.src, ix.st, lcp, among)
+				if err != nil {
+					if errors.Is(err, fts5idx.ErrUnsupported) {
+						err = errors.Join(errFullRankNA, err)
+					}
+					return nil, err
+				}
+				lists = append(lists, d.Rows)
+				keys = slices.DeleteFunc(keys, func(k wordKey) bool {
+					return !k.scan && k.key[0] == fts5idx.Main && !keep[string(k.key[1:])]
+				})
+			}
+			for _, k := range keys {
+				tok := string(k.key[1:])
+				withPos := !k.scan && k.key[0] == fts5idx.Main && keep[tok]
+				d, err := fts5idx.Postings(ix.src, ix.st, k.key, k.scan, withPos)
 				if err != nil {
 					if errors.Is(err, fts5idx.ErrUnsupported) {
 						err = errors.Join(errFullRankNA, err)
@@ -57,8 +81,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 				}
 				lists = append(lists, d.Rows)
 			}
-			out = fts5idx.CombineAll(lists)
-			return out, nil
+			return fts5idx.CombineAll(lists), nil
 		}
 		var err error
 		if w.prefix {
@@ -210,4 +233,20 @@ func (sp idSpans) containSorted(id int64) bool {
 // bestPre returns the m best rows of all, best first.
 func bestPre(all []plainPre, m int) []plainPre {
 	return topN(all, m, plainPre.better)
+}
+
+// commonPrefix is the longest prefix every key starts with.
+func commonPrefix(keys [][]byte) []byte {
+	if len(keys) == 0 {
+		return nil
+	}
+	p := keys[0]
+	for _, k := range keys[1:] {
+		n := 0
+		for n < len(p) && n < len(k) && p[n] == k[n] {
+			n++
+		}
+		p = p[:n]
+	}
+	return p
 }

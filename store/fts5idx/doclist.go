@@ -118,6 +118,9 @@ type scan struct {
 	pos *lists // where position lists are kept; nil: not kept
 	// only, when set, keeps the rows it accepts and drops the others.
 	only func(rowid int64) bool
+	// want, when set, chooses which terms of a prefix are read; the
+	// others' doclists are skipped unread.
+	want func(term []byte) bool
 }
 
 // keep stores a position list and returns its index.
@@ -163,10 +166,13 @@ pages:
 				return fmt.Errorf("%w: segment %d page %d: %v", ErrUnsupported, s.seg.ID, pgno, r.err)
 			}
 			match := bytes.Equal(term, target) || (prefix && bytes.HasPrefix(term, target))
+			if !match && bytes.Compare(term, target) > 0 {
+				return nil // terms are sorted: nothing further matches
+			}
+			if match && s.want != nil && !s.want(term) {
+				match = false // a term of the prefix the caller does not want: skipped like one before it
+			}
 			if !match {
-				if bytes.Compare(term, target) > 0 {
-					return nil // terms are sorted: nothing further matches
-				}
 				if i+1 < len(p.terms) {
 					continue
 				}
@@ -176,7 +182,8 @@ pages:
 				// %_idx key (fts5WriteAppendTerm), so the next term starts
 				// on the page of the first key after this term; and that key
 				// is after target, or SeekPage would have returned its page:
-				// target itself is in no later page.
+				// target itself is in no later page. (A prefix's terms may
+				// be, and a skipped term's doclist is jumped over the same way.)
 				if !prefix {
 					return nil
 				}

@@ -1,6 +1,8 @@
 package fts5idx
 
 import (
+	"bytes"
+	"fmt"
 	"math"
 	"sync"
 )
@@ -23,6 +25,26 @@ func Postings(src Source, st Structure, key []byte, prefix, withPos bool) (Docli
 // PostingsOf is Postings for the rows only accepts (nil: every row): the
 // doclist is still walked whole, but nothing is kept of the other rows.
 func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only func(rowid int64) bool) (Doclist, error) {
+	return postings(src, st, key, prefix, withPos, only, nil)
+}
+
+// PostingsAmong is the combined doclist of the terms of keys (full keys,
+// index byte first), which all start with prefix: one scan of the prefix's
+// terms per segment, reading the wanted ones and skipping the others,
+// instead of a lookup per key (an absent key costs as much as a present
+// one, and a word's inflections are mostly absent).
+func PostingsAmong(src Source, st Structure, prefix []byte, keys [][]byte) (Doclist, error) {
+	want := make(map[string]bool, len(keys))
+	for _, k := range keys {
+		if !bytes.HasPrefix(k, prefix) {
+			return Doclist{}, fmt.Errorf("fts5idx: key %q does not start with %q", k, prefix)
+		}
+		want[string(k)] = true
+	}
+	return postings(src, st, prefix, true, false, nil, func(term []byte) bool { return want[string(term)] })
+}
+
+func postings(src Source, st Structure, key []byte, prefix, withPos bool, only func(rowid int64) bool, want func([]byte) bool) (Doclist, error) {
 	var d Doclist
 	type span struct{ from, to int }
 	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
@@ -30,7 +52,7 @@ func PostingsOf(src Source, st Structure, key []byte, prefix, withPos bool, only
 	buf := getScratch()
 	defer putScratch(buf)
 	for _, seg := range st.Segments { // oldest first
-		sc := scan{src: src, seg: seg, buf: buf, only: only}
+		sc := scan{src: src, seg: seg, buf: buf, only: only, want: want}
 		if withPos {
 			if d.arena == nil {
 				d.lists = getLists()

@@ -282,6 +282,33 @@ func TestPostingsMatchFTS5(t *testing.T) {
 			for _, sg := range st.Segments {
 				pages += sg.Last - sg.First + 1
 			}
+			// Several terms of one prefix in one scan, the others skipped:
+			// the same rows and counts as reading each and combining them.
+			for _, keys := range [][]string{{"error", "errors", "errorz"}, {"docker", "docs"}, {"errand", "errore"}, {"dockerfile"}} {
+				var ks [][]byte
+				var each [][]Posting
+				for _, k := range keys {
+					ks = append(ks, append([]byte{Main}, k...))
+					d, err := Postings(counted, st, ks[len(ks)-1], false, false)
+					if err != nil {
+						t.Fatal(err)
+					}
+					each = append(each, d.Rows)
+				}
+				want := CombineAll(each)
+				got, err := PostingsAmong(counted, st, append([]byte{Main}, keys[0][:3]...), ks)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(got.Rows) != len(want) {
+					t.Fatalf("%v among their prefix: %d rows, one by one %d", keys, len(got.Rows), len(want))
+				}
+				for i := range want {
+					if got.Rows[i].Rowid != want[i].Rowid || got.Rows[i].Tf != want[i].Tf {
+						t.Fatalf("%v among their prefix, row %d: %+v, one by one %+v", keys, i, got.Rows[i], want[i])
+					}
+				}
+			}
 			for _, w := range []string{"errore", "errors"} {
 				reads = 0
 				if _, err := Postings(counted, st, append([]byte{Main}, w...), false, false); err != nil {
