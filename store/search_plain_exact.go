@@ -54,6 +54,14 @@ type plainRow struct {
 	value float64 // BM25 over the query's words, with the in-order bonus and the first prompt's weight
 }
 
+// sessRank is one session's place in the ranking, before its messages are read.
+type sessRank struct {
+	o           int32
+	count       int
+	mask, tmask uint64
+	key         sessKey
+}
+
 // plainSess is one session, its key and, once read, its messages that
 // pass the filters.
 type plainSess struct {
@@ -230,37 +238,30 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if len(touched) == 0 {
 		return res, errNoWordRows // no message holds a word: searchPlain looks at titles
 	}
-	all := make([]*plainSess, len(touched))
-	arena := make([]plainSess, len(touched))
-	for i, o := range touched {
-		se := &arena[i]
-		a := &accs[o]
-		se.o, se.tmask, se.mask, se.count = o, a.tmask, a.mask, int(a.count)
-		se.key = ps.key(a)
-		all[i] = se
-	}
-	touched = nil
 	// Sessions in key order: the best few hundred first (most queries list
-	// from those), all of them only when the filters pass too few.
-	better := func(a, b *plainSess) bool { return a.key.cmp(b.key) < 0 }
+	// from those), all of them only when the filters pass too few. Kept
+	// as plain values (tens of thousands for a common word): nothing here
+	// for the collector to scan.
+	all := make([]sessRank, len(touched))
+	for i, o := range touched {
+		a := &accs[o]
+		all[i] = sessRank{o: o, count: int(a.count), mask: a.mask, tmask: a.tmask, key: ps.key(a)}
+	}
+	accs, touched = nil, nil
+	better := func(a, b sessRank) bool { return a.key.cmp(b.key) < 0 }
 	if head := 4 * plainListed; len(all) > head {
 		best := topN(all, head, better)
-		rest := make([]*plainSess, 0, len(all)-head)
-		inHead := make(map[*plainSess]bool, head)
-		for _, se := range best {
-			inHead[se] = true
+		inHead := make(map[int32]bool, head)
+		for _, r := range best {
+			inHead[r.o] = true
 		}
-		for _, se := range all {
-			if !inHead[se] {
-				rest = append(rest, se)
-			}
-		}
+		rest := slices.DeleteFunc(all, func(r sessRank) bool { return inHead[r.o] })
 		all = append(best, rest...)
 	} else {
-		slices.SortFunc(all, func(a, b *plainSess) int { return a.key.cmp(b.key) })
+		slices.SortFunc(all, func(a, b sessRank) int { return a.key.cmp(b.key) })
 	}
 	sorted := min(len(all), 4*plainListed)
-	gathered := 0 // all[:gathered] have their rows
+	var sess []*plainSess // sess[i] is all[i]'s, made when its rows are gathered
 
 	// List the best sessions that pass the filters, in key order.
 	filter, fargs := s.filterSQL(f)
@@ -271,22 +272,24 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	}
 	for next := 0; next < len(all) && len(listed) < most && shown < f.Limit; {
 		if next >= sorted {
-			slices.SortFunc(all[next:], func(a, b *plainSess) int { return a.key.cmp(b.key) })
+			slices.SortFunc(all[next:], func(a, b sessRank) int { return a.key.cmp(b.key) })
 			sorted = len(all)
 		}
 		end, rows := next, 0
-		for end < min(len(all), max(sorted, next+1)) && end-next < min(64, 2*most) && rows < 2000 {
+		for end < min(len(all), max(sorted, next+1)) && end-next < batchSessions(most-len(listed)) && rows < 2000 {
 			rows += all[end].count
 			end++
 		}
-		if end > gathered {
+		if end > len(sess) {
 			// One pass gathers the rows of every session sorted so far (the
 			// head: most queries list from it), or of the next batch.
-			upTo := max(end, min(sorted, len(all)))
-			sc.gather(all[gathered:upTo], len(meta))
-			gathered = upTo
+			from, upTo := len(sess), max(end, min(sorted, len(all)))
+			for _, r := range all[from:upTo] {
+				sess = append(sess, &plainSess{o: r.o, tmask: r.tmask, mask: r.mask, key: r.key, count: r.count})
+			}
+			sc.gather(sess[from:upTo], len(meta))
 		}
-		batch := all[next:end]
+		batch := sess[next:end]
 		if err := s.readPlainSessions(c, batch, meta, filter, fargs); err != nil {
 			return res, err
 		}
@@ -421,4 +424,11 @@ func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq pla
 		}
 	}
 	return res, nil
+}
+
+// batchSessions is how many sessions one read of their messages takes when
+// want more are to be listed: a few more than that, for those the filters
+// reject (a session of tool output only, say), in one statement.
+func batchSessions(want int) int {
+	return min(64, want+want/4+2)
 }
