@@ -352,7 +352,7 @@ func (s *Store) SessionByTitle(ctx context.Context, title string) (Session, erro
 	var sess Session
 	found := false
 	err := s.read(ctx, func(c *conn) error {
-		return c.query("SELECT "+s.layout.sessionSelect()+" FROM sessions s WHERE s.title = ? COLLATE NOCASE ORDER BY s.started_at DESC LIMIT 1",
+		return c.query(s.sessionByTitleSQL(),
 			[]any{strings.TrimSpace(title)}, func(st stmtRow) error {
 				sess, found = scanSession(st, 0), true
 				return nil
@@ -365,6 +365,12 @@ func (s *Store) SessionByTitle(ctx context.Context, title string) (Session, erro
 		return sess, ErrNotFound
 	}
 	return sess, nil
+}
+
+// sessionByTitleSQL finds the newest session of a title, any case (by
+// idx_sessions_title_nocase where the file has it).
+func (s *Store) sessionByTitleSQL() string {
+	return "SELECT " + s.layout.sessionSelect() + " FROM sessions s WHERE s.title = ? COLLATE NOCASE ORDER BY s.started_at DESC LIMIT 1"
 }
 
 // ListOptions filters and pages RecentSessions.

@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -84,6 +85,17 @@ func TestTitlesUniqueAndResolve(t *testing.T) {
 	}
 	if s, err := st.SessionByTitle(ctx, "T #2"); err != nil || s.ID != "abc456" {
 		t.Errorf("SessionByTitle = %s, %v", s.ID, err)
+	}
+	// Any case, by an index: Discover asks on every query.
+	var plan []string
+	st.read(ctx, func(c *conn) error {
+		return c.query("EXPLAIN QUERY PLAN "+st.sessionByTitleSQL(), []any{"T #2"}, func(r stmtRow) error {
+			plan = append(plan, r.ColumnText(3))
+			return nil
+		})
+	})
+	if !slices.ContainsFunc(plan, func(p string) bool { return strings.Contains(p, "USING INDEX idx_sessions_title_nocase") }) {
+		t.Errorf("SessionByTitle's plan %q reads no title index", plan)
 	}
 	for in, want := range map[string]string{"abc123": "abc123", "abc4": "abc456", "xyz": "xyz", "xy": "xy"} {
 		if got, err := st.ResolveSessionID(ctx, in); err != nil || got != want {
