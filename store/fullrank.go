@@ -91,17 +91,17 @@ func (r *rankedMatches) normTables(table string) []normTable {
 // computed again on each call rather than kept: a common word has hundreds
 // of thousands of rows, of which a page needs a few.
 func (r *rankedMatches) each(fn func(scored)) {
-	if r.tables != nil {
-		r.eachMixed(fn)
-		return
-	}
+	tables := r.normTables("")
 	cur := make([]int, len(r.phrases))
+	norm := make([]float64, len(tables))
 	for _, id := range r.rows {
-		d := r.avgdl
-		if id >= 0 && id < int64(len(r.lens)) {
-			d = float64(r.lens[id])
+		for g, t := range tables {
+			d := t.avgdl
+			if id >= 0 && id < int64(len(t.lens)) {
+				d = float64(t.lens[id])
+			}
+			norm[g] = bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*d/r.avgdl)
 		var sc float64
 		for i, ps := range r.phrases {
 			j := cur[i]
@@ -110,8 +110,12 @@ func (r *rankedMatches) each(fn func(scored)) {
 			}
 			cur[i] = j
 			if j < len(ps) && ps[j].Rowid == id {
+				g := 0
+				if r.group != nil {
+					g = r.group[i] // a mixed query's phrase, normalised by its own table
+				}
 				tf := float64(ps[j].Tf)
-				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm[g])
 			}
 		}
 		fn(scored{rowid: id, score: sc})

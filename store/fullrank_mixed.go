@@ -141,35 +141,6 @@ func withoutRows(ps []fts5idx.Posting, rows []int64) []fts5idx.Posting {
 	return out
 }
 
-// eachMixed is each for phrases from several tables: each phrase's
-// contribution is normalised by its own table's length of the row.
-func (r *rankedMatches) eachMixed(fn func(scored)) {
-	cur := make([]int, len(r.phrases))
-	norm := make([]float64, len(r.tables))
-	for _, id := range r.rows {
-		for g, t := range r.tables {
-			d := t.avgdl
-			if id >= 0 && id < int64(len(t.lens)) {
-				d = float64(t.lens[id])
-			}
-			norm[g] = bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
-		}
-		var sc float64
-		for i, ps := range r.phrases {
-			j := cur[i]
-			for j < len(ps) && ps[j].Rowid < id {
-				j++
-			}
-			cur[i] = j
-			if j < len(ps) && ps[j].Rowid == id {
-				tf := float64(ps[j].Tf)
-				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm[r.group[i]])
-			}
-		}
-		fn(scored{rowid: id, score: sc})
-	}
-}
-
 // mixedQueryText describes what a fully ranked mixed query asked each
 // table, for SearchResult.Query.
 func (s *Store) mixedQueryText(p match) string {

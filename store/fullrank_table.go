@@ -117,7 +117,17 @@ func (s ftsSource) Block(id int64) ([]byte, error) {
 
 // SeekPage finds, in %_idx, the leaf page where term would start.
 func (s ftsSource) SeekPage(segid int, term []byte) (int, bool, error) {
-	st, err := s.c.prepare("SELECT pgno FROM " + s.table + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
+	return s.idxPage("SELECT pgno FROM "+s.table+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", segid, term)
+}
+
+// NextPage finds, in %_idx, the first leaf page where a term after term starts.
+func (s ftsSource) NextPage(segid int, term []byte) (int, bool, error) {
+	return s.idxPage("SELECT pgno FROM "+s.table+"_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1", segid, term)
+}
+
+// idxPage runs one %_idx lookup of segid and term for a page number.
+func (s ftsSource) idxPage(sql string, segid int, term []byte) (int, bool, error) {
+	st, err := s.c.prepare(sql)
 	if err != nil {
 		return 0, false, err
 	}
@@ -126,21 +136,6 @@ func (s ftsSource) SeekPage(segid int, term []byte) (int, bool, error) {
 	st.BindBlob(2, term)
 	if st.Step() {
 		return int(st.ColumnInt64(0) >> 1), true, nil // the low bit flags a doclist index
-	}
-	return 0, false, st.Err()
-}
-
-// NextPage finds, in %_idx, the first leaf page where a term after term starts.
-func (s ftsSource) NextPage(segid int, term []byte) (int, bool, error) {
-	st, err := s.c.prepare("SELECT pgno FROM " + s.table + "_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1")
-	if err != nil {
-		return 0, false, err
-	}
-	defer st.Reset()
-	st.BindInt(1, segid)
-	st.BindBlob(2, term)
-	if st.Step() {
-		return int(st.ColumnInt64(0) >> 1), true, nil
 	}
 	return 0, false, st.Err()
 }

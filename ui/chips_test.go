@@ -20,8 +20,8 @@ func TestSearchChips(t *testing.T) {
 		{recall.Discovery{Words: []string{"deploy"}, DateFilter: "May 2023", Suggestion: "no match for a word, searched instead: dpeloy → deploy",
 			Results: []recall.Result{{Matched: []string{"deploy"}}}}, "date:May 2023 · searched dpeloy → deploy"},
 		// A ranking over part of the matches says so, for any query.
-		{recall.Discovery{Notice: "ranked the newest 1000 matches only (a mix of CJK and Latin words is not ranked from the index): an older match may rank higher"},
-			"ranked the newest 1000 matches only (a mix of CJK and Latin words is not ranked from the index): an older match may rank higher"},
+		{recall.Discovery{Notice: "ranked the newest 1000 matches only (this file's index or this query is one recall cannot rank in full): an older match may rank higher"},
+			"ranked the newest 1000 matches only (this file's index or this query is one recall cannot rank in full): an older match may rank higher"},
 	}
 	for _, c := range cases {
 		if got := searchChips(&c.d); got != c.want {

@@ -119,7 +119,7 @@ var (
 	arenas  []lists
 )
 
-const maxArena = 64 << 20
+const maxArena = 16 << 20
 
 func getLists() lists {
 	arenaMu.Lock()

@@ -35,21 +35,15 @@ func (s connSource) Block(id int64) ([]byte, error) {
 }
 
 func (s connSource) SeekPage(segid int, term []byte) (int, bool, error) {
-	st, _, err := s.db.Prepare("SELECT pgno FROM " + s.t + "_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1")
-	if err != nil {
-		return 0, false, err
-	}
-	defer st.Close()
-	st.BindInt(1, segid)
-	st.BindBlob(2, term)
-	if st.Step() {
-		return int(st.ColumnInt64(0) >> 1), true, nil
-	}
-	return 0, false, st.Err()
+	return s.idxPage("SELECT pgno FROM "+s.t+"_idx WHERE segid = ? AND term <= ? ORDER BY term DESC LIMIT 1", segid, term)
 }
 
 func (s connSource) NextPage(segid int, term []byte) (int, bool, error) {
-	st, _, err := s.db.Prepare("SELECT pgno FROM " + s.t + "_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1")
+	return s.idxPage("SELECT pgno FROM "+s.t+"_idx WHERE segid = ? AND term > ? ORDER BY term LIMIT 1", segid, term)
+}
+
+func (s connSource) idxPage(sql string, segid int, term []byte) (int, bool, error) {
+	st, _, err := s.db.Prepare(sql)
 	if err != nil {
 		return 0, false, err
 	}
