@@ -235,6 +235,10 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 	)
 	decode := func(b []byte, pg int) error {
 		r := reader{b: b}
+		// Locals in the loop, the closure's variables written back once
+		// per page: a common word's doclist is a million rows.
+		out, rid, fst := *s.buf, rowid, first
+		defer func() { *s.buf, rowid, first = out, rid, fst }()
 		for r.off < len(b) {
 			if need > 0 {
 				n := min(need, len(b)-r.off)
@@ -245,18 +249,18 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 					if s.only == nil || s.only(cur.Rowid) {
 						cur.pos = s.keep(carry)
 						cur.Tf = countPositions(carry)
-						*s.buf = append(*s.buf, cur)
+						out = append(out, cur)
 					}
 					carry = nil
 				}
 				continue
 			}
 			v := r.varint()
-			if first {
-				rowid = int64(v)
-				first = false
+			if fst {
+				rid = int64(v)
+				fst = false
 			} else {
-				rowid += int64(v)
+				rid += int64(v)
 			}
 			sz := r.varint()
 			if r.err != nil {
@@ -267,8 +271,8 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 			// beside the new positions: only an empty position list (Tf 0,
 			// deleted) means the row is gone.
 			n := int(sz >> 1)
-			cur = Posting{Rowid: rowid}
-			if r.off+n <= len(b) && s.only != nil && !s.only(rowid) {
+			cur = Posting{Rowid: rid}
+			if r.off+n <= len(b) && s.only != nil && !s.only(rid) {
 				r.off += n
 				continue
 			}
@@ -276,7 +280,7 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 				cur.pos = s.keep(b[r.off : r.off+n])
 				cur.Tf = countPositions(b[r.off : r.off+n])
 				r.off += n
-				*s.buf = append(*s.buf, cur)
+				out = append(out, cur)
 				continue
 			}
 			carry = append([]byte(nil), b[r.off:]...)

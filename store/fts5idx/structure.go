@@ -120,6 +120,10 @@ type reader struct {
 }
 
 func (r *reader) varint() uint64 {
+	if r.off < len(r.b) && r.b[r.off] < 0x80 { // most are one byte: a delta, a size
+		r.off++
+		return uint64(r.b[r.off-1])
+	}
 	v, n := Varint(r.b[min(r.off, len(r.b)):])
 	if n == 0 {
 		if r.err == nil {
