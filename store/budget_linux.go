@@ -10,9 +10,11 @@ import (
 
 // cpuClock reads the CPU time of the OS thread it was made on (the search
 // locks its goroutine to that thread while its budget runs), from any
-// thread: SQLite's progress handler also asks from the goroutines that
-// read an index's segments at once (store/fts5idx), whose own threads
-// have used unrelated time. It is that thread's CLOCK_THREAD_CPUTIME_ID,
+// thread: SQLite's progress handler asks on whichever thread runs SQL on
+// the connection, and a goroutine of the search's that did (reading an
+// index's segments at once was tried) would otherwise count its own
+// thread's unrelated time and end the budget at once. It is that thread's
+// CLOCK_THREAD_CPUTIME_ID,
 // exact to the nanosecond: getrusage(RUSAGE_THREAD) only moves at
 // scheduler ticks (4 ms at HZ=250), so a short query could spend its whole
 // budget between two readings and never be seen to.

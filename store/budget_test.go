@@ -40,10 +40,9 @@ func TestCPUBudgetCountsWorkNotWaiting(t *testing.T) {
 	}
 }
 
-// The budget is the search thread's, whichever thread asks: the goroutines
-// that read an index's segments at once (store/fts5idx) run SQL, and so
-// SQLite's progress handler, on threads of their own, whose CPU time is
-// not the search's.
+// The budget is the search thread's, whichever thread asks: a goroutine
+// that runs SQL for the search runs SQLite's progress handler on a thread
+// of its own, whose CPU time is not the search's.
 func TestCPUBudgetIsItsThreadsFromAnyThread(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("other systems count the whole process")
