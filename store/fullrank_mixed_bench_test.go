@@ -2,7 +2,6 @@ package store_test
 
 import (
 	"context"
-	"sort"
 	"testing"
 	"time"
 
@@ -45,10 +44,7 @@ func BenchmarkFullRankMixed(b *testing.B) {
 					}
 					ds = append(ds, time.Since(t0))
 				}
-				sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-				b.ReportMetric(ms(ds[len(ds)/2]), "p50-ms")
-				b.ReportMetric(ms(ds[(len(ds)*99)/100]), "p99-ms")
+				reportLatencies(b, ds)
 				b.ReportMetric(float64(res.Matches), "matches")
 				complete := 0.0
 				if res.Complete {

@@ -60,16 +60,7 @@ func mixedCorpus(t *testing.T, n int) *Store {
 			t.Fatal(err)
 		}
 	}
-	c := rawConn(t, st.Path(), false)
-	for i := 0; i < 30; i++ {
-		id := 1 + rng.Intn(n)
-		if i%2 == 0 {
-			mustRun(t, c, "UPDATE messages SET content = ? WHERE id = ?", text(), id)
-		} else {
-			mustRun(t, c, "DELETE FROM messages WHERE id = ?", id)
-		}
-	}
-	c.close()
+	nativeChurn(t, st, rng, n, 30, text)
 	// recall's next write computes the grams of the rows the native writer queued.
 	if err := st.Write(ctx, func(tx *Tx) error { return nil }); err != nil {
 		t.Fatal(err)

@@ -54,9 +54,18 @@ func fullRankCorpus(t *testing.T, n int) *Store {
 			t.Fatal(err)
 		}
 	}
-	// A native writer's rewrites and deletes leave delete markers in newer segments.
+	nativeChurn(t, st, rng, n, 40, text)
+	return st
+}
+
+// nativeChurn rewrites and deletes times random rows of the n with a native
+// writer, by turns: delete markers in newer segments, and rows whose
+// lengths changed behind recall's caches.
+func nativeChurn(t *testing.T, st *Store, rng *rand.Rand, n, times int, text func() string) {
+	t.Helper()
 	c := rawConn(t, st.Path(), false)
-	for i := 0; i < 40; i++ {
+	defer c.close()
+	for i := 0; i < times; i++ {
 		id := 1 + rng.Intn(n)
 		if i%2 == 0 {
 			mustRun(t, c, "UPDATE messages SET content = ? WHERE id = ?", text(), id)
@@ -64,8 +73,6 @@ func fullRankCorpus(t *testing.T, n int) *Store {
 			mustRun(t, c, "DELETE FROM messages WHERE id = ?", id)
 		}
 	}
-	c.close()
-	return st
 }
 
 func mustRun(t *testing.T, c *conn, sql string, args ...any) {

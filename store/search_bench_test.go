@@ -61,11 +61,17 @@ func benchPhases(b *testing.B, st *store.Store, name, query string) {
 				}
 				ds = append(ds, time.Since(t0))
 			}
-			sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-			ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-			b.ReportMetric(ms(ds[len(ds)/2]), "p50-ms")
-			b.ReportMetric(ms(ds[(len(ds)*99)/100]), "p99-ms")
-			b.ReportMetric(ms(ds[len(ds)-1]), "max-ms")
+			reportLatencies(b, ds)
 		})
 	}
+}
+
+// reportLatencies reports the p50, p99 and slowest of a benchmark's calls.
+func reportLatencies(b *testing.B, ds []time.Duration) {
+	b.Helper()
+	sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(ds[len(ds)/2]), "p50-ms")
+	b.ReportMetric(ms(ds[(len(ds)*99)/100]), "p99-ms")
+	b.ReportMetric(ms(ds[len(ds)-1]), "max-ms")
 }

@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"os"
-	"sort"
 	"testing"
 	"time"
 
@@ -59,10 +58,7 @@ func BenchmarkPlainSessions(b *testing.B) {
 					}
 					ds, hits = append(ds, time.Since(t0)), len(res.Hits)
 				}
-				sort.Slice(ds, func(i, j int) bool { return ds[i] < ds[j] })
-				ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
-				b.ReportMetric(ms(ds[len(ds)/2]), "p50-ms")
-				b.ReportMetric(ms(ds[(len(ds)*99)/100]), "p99-ms")
+				reportLatencies(b, ds)
 				b.ReportMetric(float64(hits), "hits")
 			})
 		}
