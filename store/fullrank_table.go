@@ -239,7 +239,7 @@ func (d *docLens) refresh(c *conn, table string, s *Store) (lens []uint32, ok bo
 		}
 		d.upTo = top
 		if s != nil && top-from >= rankCacheMinRows {
-			s.saveRankCache(kind, lensFile{UpTo: d.upTo, Lens: d.lens})
+			s.saveRankCache(kind, &lensFile{UpTo: d.upTo, Lens: d.lens})
 		}
 	}
 	return d.lens, true, nil

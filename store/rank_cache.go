@@ -3,7 +3,8 @@ package store
 import (
 	"bytes"
 	"crypto/sha256"
-	"encoding/gob"
+	"encoding"
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
@@ -43,47 +44,44 @@ func (s *Store) rankCacheFile(kind string) string {
 	return filepath.Join(RankCacheDir, hex.EncodeToString(sum[:12])+"."+kind)
 }
 
-// cachedFile is what a cache file holds besides its payload.
-type cachedFile struct {
-	ID      string // fileID of the database when written
-	Payload []byte
-}
+// rankCacheMagic starts every cache file: a file of another format (the
+// gob files of the first version) is not read, and is replaced.
+const rankCacheMagic = "recall rank cache 2\n"
 
 // loadRankCache decodes kind's file into v when it was written for this
 // very database file; false otherwise.
-func (s *Store) loadRankCache(kind string, v any) bool {
+func (s *Store) loadRankCache(kind string, v encoding.BinaryUnmarshaler) bool {
 	path := s.rankCacheFile(kind)
 	id := fileID(s.path)
 	if path == "" || id == "" {
 		return false
 	}
 	b, err := os.ReadFile(path)
-	if err != nil {
+	if err != nil || !bytes.HasPrefix(b, []byte(rankCacheMagic)) {
 		return false
 	}
-	var f cachedFile
-	if gob.NewDecoder(bytes.NewReader(b)).Decode(&f) != nil || f.ID != id {
+	b = b[len(rankCacheMagic):]
+	n, k := binary.Uvarint(b)
+	if k <= 0 || n > uint64(len(b)-k) || string(b[k:k+int(n)]) != id {
 		return false
 	}
-	return gob.NewDecoder(bytes.NewReader(f.Payload)).Decode(v) == nil
+	return v.UnmarshalBinary(b[k+int(n):]) == nil
 }
 
 // saveRankCache writes v as kind's file (owner-only, replaced whole).
 // Failing to write is not an error: the next process reads the rows.
-func (s *Store) saveRankCache(kind string, v any) {
+func (s *Store) saveRankCache(kind string, v encoding.BinaryMarshaler) {
 	path := s.rankCacheFile(kind)
 	id := fileID(s.path)
 	if path == "" || id == "" {
 		return
 	}
-	var payload bytes.Buffer
-	if gob.NewEncoder(&payload).Encode(v) != nil {
+	body, err := v.MarshalBinary()
+	if err != nil {
 		return
 	}
-	var out bytes.Buffer
-	if gob.NewEncoder(&out).Encode(cachedFile{ID: id, Payload: payload.Bytes()}) != nil {
-		return
-	}
+	out := binary.AppendUvarint([]byte(rankCacheMagic), uint64(len(id)))
+	out = append(append(out, id...), body...)
 	if os.MkdirAll(filepath.Dir(path), 0o700) != nil {
 		return
 	}
@@ -91,7 +89,7 @@ func (s *Store) saveRankCache(kind string, v any) {
 	if err != nil {
 		return
 	}
-	_, err = tmp.Write(out.Bytes())
+	_, err = tmp.Write(out)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

@@ -71,7 +71,8 @@ func (m *sessionMap) refresh(c *conn, l layout, s *Store) (ok bool, err error) {
 	from := m.upTo
 	defer func() {
 		if err == nil && s != nil && m.upTo-from >= rankCacheMinRows {
-			s.saveRankCache("sessions", m.snapshot())
+			f := m.snapshot()
+			s.saveRankCache("sessions", &f)
 		}
 	}()
 	err = c.unbudgeted(func() error {
