@@ -56,15 +56,13 @@ type rankedMatches struct {
 	rows    []int64 // ascending
 	phrases [][]fts5idx.Posting
 	idf     []float64
-	lens    []uint32
-	avgdl   float64
 	// scanned: a prefix no prefix index holds was read by scanning its
 	// terms; FTS5 would scan them again for each row's snippet().
 	scanned bool
-	// A mixed CJK + Latin query's phrases come from several tables
-	// (fullrank_mixed.go), each normalised by its own table's row lengths
-	// and average: phrase i by tables[group[i]]. Nil for one table (lens,
-	// avgdl).
+	// tables normalise the phrases' contributions: phrase i by
+	// tables[group[i]] (group nil: all by tables[0]). One table, but for a
+	// mixed CJK + Latin query, whose phrases each come from their own
+	// (fullrank_mixed.go).
 	group  []int
 	tables []normTable
 }
@@ -77,13 +75,9 @@ type normTable struct {
 	avgdl float64
 }
 
-// normTables lists the tables whose row lengths scored r (table: the one
-// table of a one-table match).
-func (r *rankedMatches) normTables(table string) []normTable {
-	if r.tables != nil {
-		return r.tables
-	}
-	return []normTable{{name: table, lens: r.lens, avgdl: r.avgdl}}
+// normTable is the table the index reads, for scoring.
+func (ix *ftsIndex) normTable() normTable {
+	return normTable{name: ix.src.table, lens: ix.lens, avgdl: ix.avgdl()}
 }
 
 // each calls fn with every matching row and its bm25 score, in rowid order:
@@ -91,7 +85,7 @@ func (r *rankedMatches) normTables(table string) []normTable {
 // computed again on each call rather than kept: a common word has hundreds
 // of thousands of rows, of which a page needs a few.
 func (r *rankedMatches) each(fn func(scored)) {
-	tables := r.normTables("")
+	tables := r.tables
 	cur := make([]int, len(r.phrases))
 	norm := make([]float64, len(tables))
 	for _, id := range r.rows {
@@ -197,7 +191,7 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 
 // matches evaluates expr over the index's doclists.
 func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
-	t, src, st, avg, lens := ix.t, ix.src, ix.st, ix.avg, ix.lens
+	t, src, st := ix.t, ix.src, ix.st
 	tokenize := unicode61Tokens
 	if t.trigram {
 		tokenize = trigramTokens
@@ -207,7 +201,7 @@ func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 		return nil, errFullRankNA
 	}
 	var err error
-	r := &rankedMatches{lens: lens, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
+	r := &rankedMatches{tables: []normTable{ix.normTable()}, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
 	starts := make([][][]int64, len(tree.phrases))
 	for i, ph := range tree.phrases {
 		if r.phrases[i], starts[i], err = phrasePostings(src, st, t, ph); err != nil {
@@ -215,11 +209,7 @@ func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 		}
 		r.scanned = r.scanned || (ph.prefix && !slices.Contains(t.prefixes, utf8.RuneCountInString(ph.tokens[len(ph.tokens)-1])))
 	}
-	nRow := float64(max(avg.Rows, 1))
-	r.avgdl = float64(avg.TotalTokens()) / nRow
-	if r.avgdl <= 0 {
-		r.avgdl = 1
-	}
+	nRow := ix.rows()
 	for i, ps := range r.phrases {
 		n := float64(len(ps))
 		r.idf[i] = math.Log((nRow - n + 0.5) / (n + 0.5))
@@ -633,7 +623,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 		return res, err
 	}
 	stale := false
-	for _, t := range all.normTables(p.table) {
+	for _, t := range all.tables {
 		same, err := verifyLens(c, t.name, t.lens, ids)
 		if err != nil {
 			return res, err

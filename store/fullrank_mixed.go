@@ -99,7 +99,7 @@ func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
 			return nil, err
 		}
 		m.ixs[table] = ix
-		m.r.tables = append(m.r.tables, normTable{name: table, lens: ix.lens, avgdl: ix.avgdl()})
+		m.r.tables = append(m.r.tables, ix.normTable())
 	}
 	g := 0
 	for g < len(m.r.tables) && m.r.tables[g].name != table {
