@@ -37,6 +37,15 @@ const snippetTextMax = 65536
 // errFullRankNA: full ranking does not apply; the caller ranks with FTS5.
 var errFullRankNA = errors.New("full ranking not applicable")
 
+// indexErr is an error of reading an index: one that fts5idx cannot read
+// (ErrUnsupported) means full ranking does not apply, others stand.
+func indexErr(err error) error {
+	if errors.Is(err, fts5idx.ErrUnsupported) {
+		return errors.Join(errFullRankNA, err)
+	}
+	return err
+}
+
 // scored is one matching row and its bm25 score (higher is better).
 type scored struct {
 	rowid int64
@@ -338,10 +347,7 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 		}
 		var err error
 		if lists[i], err = fts5idx.Postings(src, st, key, scan, ph.positional()); err != nil {
-			if errors.Is(err, fts5idx.ErrUnsupported) {
-				err = errors.Join(errFullRankNA, err)
-			}
-			return nil, nil, err
+			return nil, nil, indexErr(err)
 		}
 	}
 	if !ph.positional() {

@@ -47,34 +47,29 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 			// A word's inflections (error: errors, errored, ...; mostly in
 			// no message, and an absent term costs a lookup as a present one
 			// does) are read in one scan of their common prefix.
-			var among [][]byte
+			var among [][]byte // whole words of the main index, positions not needed
+			var rest []wordKey
 			for _, k := range keys {
 				if !k.scan && k.key[0] == fts5idx.Main && !keep[string(k.key[1:])] {
 					among = append(among, k.key)
+				} else {
+					rest = append(rest, k)
 				}
 			}
 			if lcp := commonPrefix(among); len(among) >= 3 && utf8.RuneCount(lcp[1:]) >= 3 {
 				d, err := fts5idx.PostingsAmong(ix.src, ix.st, lcp, among)
 				if err != nil {
-					if errors.Is(err, fts5idx.ErrUnsupported) {
-						err = errors.Join(errFullRankNA, err)
-					}
-					return nil, err
+					return nil, indexErr(err)
 				}
 				lists = append(lists, d.Rows)
-				keys = slices.DeleteFunc(keys, func(k wordKey) bool {
-					return !k.scan && k.key[0] == fts5idx.Main && !keep[string(k.key[1:])]
-				})
+				keys = rest
 			}
 			for _, k := range keys {
 				tok := string(k.key[1:])
 				withPos := !k.scan && k.key[0] == fts5idx.Main && keep[tok]
 				d, err := fts5idx.Postings(ix.src, ix.st, k.key, k.scan, withPos)
 				if err != nil {
-					if errors.Is(err, fts5idx.ErrUnsupported) {
-						err = errors.Join(errFullRankNA, err)
-					}
-					return nil, err
+					return nil, indexErr(err)
 				}
 				if withPos {
 					kept[tok] = d

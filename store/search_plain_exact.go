@@ -56,22 +56,18 @@ type plainRow struct {
 
 // sessRank is one session's place in the ranking, before its messages are read.
 type sessRank struct {
-	o           int32
-	count       int
-	mask, tmask uint64
-	key         sessKey
+	o     int32
+	count int    // its matching messages
+	mask  uint64 // the words the session holds, title included
+	key   sessKey
 }
 
 // plainSess is one session, its key and, once read, its messages that
 // pass the filters.
 type plainSess struct {
-	o     int32
-	rows  []plainRow // every matching message (since/until applied), once gathered
-	tmask uint64     // the words in the title
-	key   sessKey
-	mask  uint64 // the words the session holds, title included
-	hits  []Hit  // its messages that pass the filters, best first
-	count int    // its matching messages
+	sessRank
+	rows []plainRow // every matching message (since/until applied), once gathered
+	hits []Hit      // its messages that pass the filters, best first
 }
 
 // value returns the value of the session's message id.
@@ -245,7 +241,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	all := make([]sessRank, len(touched))
 	for i, o := range touched {
 		a := &accs[o]
-		all[i] = sessRank{o: o, count: int(a.count), mask: a.mask, tmask: a.tmask, key: ps.key(a)}
+		all[i] = sessRank{o: o, count: int(a.count), mask: a.mask, key: ps.key(a)}
 	}
 	accs, touched = nil, nil
 	better := func(a, b sessRank) bool { return a.key.cmp(b.key) < 0 }
@@ -285,7 +281,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 			// head: most queries list from it), or of the next batch.
 			from, upTo := len(sess), max(end, min(sorted, len(all)))
 			for _, r := range all[from:upTo] {
-				sess = append(sess, &plainSess{o: r.o, tmask: r.tmask, mask: r.mask, key: r.key, count: r.count})
+				sess = append(sess, &plainSess{sessRank: r})
 			}
 			sc.gather(sess[from:upTo], len(meta))
 		}
@@ -329,10 +325,7 @@ func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]f
 		}
 		var err error
 		if lists[i], err = fts5idx.PostingsOf(ix.src, ix.st, append([]byte{fts5idx.Main}, tok...), false, true, only); err != nil {
-			if errors.Is(err, fts5idx.ErrUnsupported) {
-				err = errors.Join(errFullRankNA, err)
-			}
-			return nil, err
+			return nil, indexErr(err)
 		}
 	}
 	for _, p := range phraseRows(lists, 0, false, nil) {

@@ -51,12 +51,12 @@ func postings(src Source, st Structure, key []byte, prefix, withPos bool, only f
 	var order []string
 	buf := getScratch()
 	defer putScratch(buf)
+	if withPos {
+		d.lists = getLists()
+	}
 	for _, seg := range st.Segments { // oldest first
 		sc := scan{src: src, seg: seg, buf: buf, only: only, want: want}
 		if withPos {
-			if d.arena == nil {
-				d.lists = getLists()
-			}
 			sc.pos = &d.lists
 		}
 		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
@@ -86,47 +86,67 @@ func postings(src Source, st Structure, key []byte, prefix, withPos bool, only f
 	return d, nil
 }
 
-// Decoding buffers kept between queries. Not a sync.Pool: a pool is
+// kept holds up to n buffers between queries. Not a sync.Pool: a pool is
 // emptied by every garbage collection, and a common word's doclist is
 // exactly what makes collections frequent, so it would grow the buffer
-// anew for each query. One is kept, of at most maxScratch rows (16 MB):
-// a second search at once, or a doclist longer than that, allocates its own.
-var (
-	scratchMu sync.Mutex
-	scratch   []*[]Posting
-)
+// anew for each query.
+type kept[T any] struct {
+	mu   sync.Mutex
+	free []T
+	n    int
+}
+
+// get returns a kept buffer, or false when none is.
+func (k *kept[T]) get() (T, bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	var b T
+	if n := len(k.free); n > 0 {
+		b, k.free = k.free[n-1], k.free[:n-1]
+		return b, true
+	}
+	return b, false
+}
+
+// put keeps b if fewer than n are kept.
+func (k *kept[T]) put(b T) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if len(k.free) < k.n {
+		k.free = append(k.free, b)
+	}
+}
+
+// Decoding buffers: one is kept, of at most maxScratch rows (16 MB); a
+// second search at once, or a doclist longer than that, allocates its own.
+var scratch = kept[*[]Posting]{n: 1}
 
 const maxScratch = 1 << 20
 
 func getScratch() *[]Posting {
-	scratchMu.Lock()
-	defer scratchMu.Unlock()
-	if n := len(scratch); n > 0 {
-		b := scratch[n-1]
-		scratch = scratch[:n-1]
+	if b, ok := scratch.get(); ok {
 		*b = (*b)[:0]
 		return b
 	}
 	return new([]Posting)
 }
 
-// Position lists kept between queries, like the decoding buffers: a
-// phrase's doclists are read with their positions, used once to find the
-// phrase, and given back (Doclist.Release). Two are kept (a phrase reads
-// two or more lists), of at most maxArena bytes each.
-var (
-	arenaMu sync.Mutex
-	arenas  []lists
-)
+func putScratch(b *[]Posting) {
+	if cap(*b) <= maxScratch {
+		scratch.put(b)
+	}
+}
+
+// Position lists, kept the same way: a phrase's doclists are read with
+// their positions, used once to find the phrase, and given back
+// (Doclist.Release). Two are kept (a phrase reads two or more lists), of
+// at most maxArena bytes each.
+var arenas = kept[lists]{n: 2}
 
 const maxArena = 16 << 20
 
 func getLists() lists {
-	arenaMu.Lock()
-	defer arenaMu.Unlock()
-	if n := len(arenas); n > 0 {
-		l := arenas[n-1]
-		arenas = arenas[:n-1]
+	if l, ok := arenas.get(); ok {
 		return lists{arena: l.arena[:0], spans: l.spans[:0]}
 	}
 	return lists{arena: make([]byte, 0, 4096)}
@@ -137,21 +157,8 @@ func getLists() lists {
 func (d *Doclist) Release() {
 	l := d.lists
 	d.lists = lists{}
-	if cap(l.arena) == 0 || cap(l.arena) > maxArena {
-		return
-	}
-	arenaMu.Lock()
-	defer arenaMu.Unlock()
-	if len(arenas) < 2 {
-		arenas = append(arenas, l)
-	}
-}
-
-func putScratch(b *[]Posting) {
-	scratchMu.Lock()
-	defer scratchMu.Unlock()
-	if len(scratch) < 1 && cap(*b) <= maxScratch {
-		scratch = append(scratch, b)
+	if cap(l.arena) > 0 && cap(l.arena) <= maxArena {
+		arenas.put(l)
 	}
 }
 
