@@ -384,22 +384,7 @@ func countPositions(pl []byte) int32 {
 		return n
 	}
 	n = 0
-	for i := 0; i < len(pl); {
-		v, k := Varint(pl[i:])
-		if k == 0 {
-			break
-		}
-		i += k
-		if v == 1 {
-			_, k = Varint(pl[i:])
-			if k == 0 {
-				break
-			}
-			i += k
-			continue
-		}
-		n++
-	}
+	Positions(pl, func(int, int) { n++ })
 	return n
 }
 
