@@ -74,6 +74,17 @@ type rankedMatches struct {
 	// (fullrank_mixed.go).
 	group  []int
 	tables []normTable
+	// held is the doclists phrases' rows are in, given back by recycle.
+	held []fts5idx.Doclist
+}
+
+// recycle gives the doclists' memory back for the next query's: after it,
+// no phrase's rows may be used.
+func (r *rankedMatches) recycle() {
+	for i := range r.held {
+		r.held[i].Recycle()
+	}
+	r.held, r.phrases = nil, nil
 }
 
 // normTable is one table's row lengths and average, which normalise the
@@ -213,7 +224,11 @@ func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 	r := &rankedMatches{tables: []normTable{ix.normTable()}, phrases: make([][]fts5idx.Posting, len(tree.phrases)), idf: make([]float64, len(tree.phrases))}
 	starts := make([][][]int64, len(tree.phrases))
 	for i, ph := range tree.phrases {
-		if r.phrases[i], starts[i], err = phrasePostings(src, st, t, ph); err != nil {
+		var held []fts5idx.Doclist
+		r.phrases[i], starts[i], held, err = phrasePostings(src, st, t, ph)
+		r.held = append(r.held, held...)
+		if err != nil {
+			r.recycle()
 			return nil, err
 		}
 		r.scanned = r.scanned || (ph.prefix && !slices.Contains(t.prefixes, utf8.RuneCountInString(ph.tokens[len(ph.tokens)-1])))
@@ -326,8 +341,9 @@ func nearMatch(at [][]int64, nTerms []int64, near int64) ([]int32, bool) {
 }
 
 // phrasePostings returns the rows holding the phrase and, as Tf, how many
-// times it occurs in each.
-func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) ([]fts5idx.Posting, [][]int64, error) {
+// times it occurs in each, and the doclists they are in (to Recycle once
+// they are used).
+func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exprPhrase) (_ []fts5idx.Posting, _ [][]int64, held []fts5idx.Doclist, _ error) {
 	use := phraseCover(t, ph)
 	lists := make([]fts5idx.Doclist, len(use))
 	for i, k := range use {
@@ -342,16 +358,16 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 				}
 			}
 			if scan && ph.positional() {
-				return nil, nil, errFullRankNA // positions of a prefix no index holds: FTS5 ranks it
+				return nil, nil, lists[:i], errFullRankNA // positions of a prefix no index holds: FTS5 ranks it
 			}
 		}
 		var err error
 		if lists[i], err = fts5idx.Postings(src, st, key, scan, ph.positional()); err != nil {
-			return nil, nil, indexErr(err)
+			return nil, nil, lists[:i], indexErr(err)
 		}
 	}
 	if !ph.positional() {
-		return lists[0].Rows, nil, nil
+		return lists[0].Rows, nil, lists, nil
 	}
 	var starts [][]int64
 	keep := &starts
@@ -360,9 +376,9 @@ func phrasePostings(src fts5idx.Source, st fts5idx.Structure, t ftsTable, ph exp
 	}
 	rows := phraseRowsAt(lists, use, ph.cols, ph.initial, keep)
 	for i := range lists {
-		lists[i].Release() // the positions were read: the next phrase reuses their memory
+		lists[i].Recycle() // the phrase's rows are copied out: the next phrase reuses their memory
 	}
-	return rows, starts, nil
+	return rows, starts, nil, nil
 }
 
 // phraseCover returns which of the phrase's tokens must be read to find
@@ -563,6 +579,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 	if err != nil {
 		return res, err
 	}
+	defer all.recycle()
 	res.Matches = len(all.rows)
 	need := f.Offset + f.Limit
 	filter, fargs := s.filterSQL(f)

@@ -112,6 +112,7 @@ func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
 			return nil, err
 		}
 		m.read[[2]string{table, expr}] = part
+		m.r.held = append(m.r.held, part.held...) // once, however often the query repeats it
 	}
 	for i, ps := range part.phrases {
 		if except != nil {

@@ -14,9 +14,23 @@ import (
 // being typed that is no word is read as a prefix) from the index. The
 // doclists of the tokens in keep are also returned whole, with their
 // position lists (the in-order bonus reads them again otherwise).
-func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.Posting, map[string]fts5idx.Doclist, error) {
-	docs := make([][]fts5idx.Posting, len(pq.words))
-	kept := map[string]fts5idx.Doclist{}
+// release gives their memory back for the next query's: after it, no row
+// they hold may be used.
+func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts5idx.Posting, kept map[string]fts5idx.Doclist, release func(), err error) {
+	docs = make([][]fts5idx.Posting, len(pq.words))
+	kept = map[string]fts5idx.Doclist{}
+	var held []fts5idx.Doclist // what docs and kept hold
+	release = func() {
+		for i := range held {
+			held[i].Recycle()
+		}
+		held = nil
+	}
+	defer func() {
+		if err != nil {
+			release()
+		}
+	}()
 	for i := range pq.words {
 		w := &pq.words[i]
 		read := func(prefix bool) ([]fts5idx.Posting, error) {
@@ -43,7 +57,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 				}
 				keys = append(keys, k)
 			}
-			lists := make([][]fts5idx.Posting, 0, len(keys))
+			lists := make([]fts5idx.Doclist, 0, len(keys))
 			// A word's inflections (error: errors, errored, ...; mostly in
 			// no message, and an absent term costs a lookup as a present one
 			// does) are read in one scan of their common prefix.
@@ -61,40 +75,51 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) ([][]fts5idx.
 				if err != nil {
 					return nil, indexErr(err)
 				}
-				lists = append(lists, d.Rows)
+				lists = append(lists, d)
 				keys = rest
 			}
+			withPos := func(k wordKey) bool { return !k.scan && k.key[0] == fts5idx.Main && keep[string(k.key[1:])] }
 			for _, k := range keys {
-				tok := string(k.key[1:])
-				withPos := !k.scan && k.key[0] == fts5idx.Main && keep[tok]
-				d, err := fts5idx.Postings(ix.src, ix.st, k.key, k.scan, withPos)
+				d, err := fts5idx.Postings(ix.src, ix.st, k.key, k.scan, withPos(k))
 				if err != nil {
 					return nil, indexErr(err)
 				}
-				if withPos {
-					kept[tok] = d
+				if withPos(k) {
+					kept[string(k.key[1:])] = d
 				}
-				lists = append(lists, d.Rows)
+				lists = append(lists, d)
 			}
-			return fts5idx.CombineAll(lists), nil
+			d, merged := fts5idx.Combine(lists...)
+			if !merged {
+				held = append(held, lists...) // d is one of them
+				return d.Rows, nil
+			}
+			held = append(held, d)
+			for i, l := range lists {
+				if i < len(lists)-len(keys) || !withPos(keys[i-(len(lists)-len(keys))]) {
+					l.Recycle() // merged into d
+				} else {
+					held = append(held, l) // its positions are kept
+				}
+			}
+			return d.Rows, nil
 		}
-		var err error
 		if w.prefix {
 			// As searchPlain: the ranked phase runs once typing paused, so
 			// the last word is most likely complete; only a fragment that
 			// is no word is a prefix.
 			if docs[i], err = read(false); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 			w.prefix = len(docs[i]) == 0
 		}
 		if len(docs[i]) == 0 {
 			if docs[i], err = read(w.prefix); err != nil {
-				return nil, nil, err
+				return nil, nil, nil, err
 			}
 		}
 	}
-	return docs, kept, nil
+	return docs, kept, release, nil
 }
 
 // plainWords is each word of a plain query and the rows that hold it.
@@ -102,6 +127,16 @@ type plainWords struct {
 	docs   [][]fts5idx.Posting // ascending rowids, with the word's count in each row
 	capped []bool              // only the newest plainPerWord rows were read (by SQL)
 	ix     *ftsIndex           // the index they were read from; nil when read by SQL
+	// release gives docs' memory back (plainDocs); nil when read by SQL.
+	release func()
+}
+
+// done gives the words' rows back for a later read: none may be used after.
+func (w *plainWords) done() {
+	if w.release != nil {
+		w.release()
+	}
+	w.docs, w.release = nil, nil
 }
 
 // readWords reads every row of each word from the index (plainDocs); where
@@ -112,9 +147,9 @@ func (s *Store) readWords(c *conn, pq *plainQuery) (plainWords, error) {
 	w := plainWords{capped: make([]bool, n)}
 	ix, err := s.openIndex(c, "messages_fts")
 	if err == nil && !ix.t.trigram {
-		docs, _, err := plainDocs(ix, pq, nil)
+		docs, _, release, err := plainDocs(ix, pq, nil)
 		if err == nil {
-			w.docs, w.ix = docs, ix
+			w.docs, w.ix, w.release = docs, ix, release
 			return w, nil
 		}
 		if !errors.Is(err, errFullRankNA) {

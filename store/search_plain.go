@@ -142,6 +142,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	if err != nil {
 		return res, err
 	}
+	defer func() { words.done() }()
 	ids := make([][]int64, n)
 	for i, d := range words.docs {
 		if len(d) > 0 {
@@ -152,6 +153,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		return res, err
 	} else if fixed {
 		pq.suggestion = note
+		words.done()
 		if words, err = s.readWords(c, &pq); err != nil {
 			return res, err
 		}
@@ -190,6 +192,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	// rest), then its BM25 from the index (each word's count in it, its
 	// length in tokens), then newest.
 	pres := words.preScores(idf, sumIDF, spans)
+	words.done() // what follows reads the best rows' text, not the doclists
 	res.Matches = len(pres)
 	if len(pres) == 0 {
 		// No message holds a word: a session whose title does ("bad

@@ -30,6 +30,8 @@ func BenchmarkPlainSessions(b *testing.B) {
 		{"common", "error"},
 		{"stopword", "the"},
 		{"two-words", "docker network"},
+		{"prefix1", "d*"},
+		{"prefix2", "co*"},
 		{"four-words", "connection refused postgres container"},
 		{"question", "how did we fix the docker networking error?"},
 		{"question-date", "what did we change in the migration last week?"},

@@ -56,10 +56,11 @@ type plainRow struct {
 
 // sessRank is one session's place in the ranking, before its messages are read.
 type sessRank struct {
-	o     int32
-	count int    // its matching messages
-	mask  uint64 // the words the session holds, title included
-	key   sessKey
+	o      int32
+	count  int    // its matching messages
+	oldest int64  // its oldest matching message (newest is in key)
+	mask   uint64 // the words the session holds, title included
+	key    sessKey
 }
 
 // plainSess is one session, its key and, once read, its messages that
@@ -172,10 +173,11 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	for _, tok := range unicode61Tokens(pq.phrase) {
 		phraseToks[tok] = true
 	}
-	docs, kept, err := plainDocs(ix, &pq, phraseToks)
+	docs, kept, release, err := plainDocs(ix, &pq, phraseToks)
 	if err != nil {
 		return res, err
 	}
+	defer func() { release() }() // the last read's, once the sessions are listed
 	ids := make([][]int64, len(docs))
 	for i, d := range docs {
 		if len(d) > 0 {
@@ -186,7 +188,9 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		return res, err
 	} else if fixed {
 		pq.suggestion = note
-		if docs, kept, err = plainDocs(ix, &pq, phraseToks); err != nil {
+		release()
+		if docs, kept, release, err = plainDocs(ix, &pq, phraseToks); err != nil {
+			release = func() {}
 			return res, err
 		}
 	}
@@ -241,7 +245,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	all := make([]sessRank, len(touched))
 	for i, o := range touched {
 		a := &accs[o]
-		all[i] = sessRank{o: o, count: int(a.count), mask: a.mask, key: ps.key(a)}
+		all[i] = sessRank{o: o, count: int(a.count), oldest: a.oldest, mask: a.mask, key: ps.key(a)}
 	}
 	accs, touched = nil, nil
 	better := func(a, b sessRank) bool { return a.key.cmp(b.key) < 0 }
@@ -327,6 +331,7 @@ func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]f
 		if lists[i], err = fts5idx.PostingsOf(ix.src, ix.st, append([]byte{fts5idx.Main}, tok...), false, true, only); err != nil {
 			return nil, indexErr(err)
 		}
+		defer lists[i].Recycle() // read for these messages only
 	}
 	for _, p := range phraseRows(lists, 0, false, nil) {
 		if only(p.Rowid) {

@@ -2,7 +2,9 @@ package store
 
 import (
 	"cmp"
+	"math"
 	"slices"
+	"sort"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -13,6 +15,7 @@ type sessAcc struct {
 	top     [maxSessionRows]float64 // best values, descending
 	mask    uint64                  // the words it holds, title included
 	tmask   uint64                  // the words its title holds
+	oldest  int64 // the first matching message's id (they come in id order)
 	newest  int64
 	count   int32 // its matching messages
 	allRow  bool  // one message (with the title) holds every word
@@ -26,6 +29,9 @@ func (a *sessAcc) add(id int64, v float64, m, full uint64) {
 	a.allRow = a.allRow || m|a.tmask == full
 	a.newest = max(a.newest, id)
 	a.count++
+	if v <= a.top[len(a.top)-1] {
+		return // not among the best few (most rows of a long session)
+	}
 	for i := range a.top { // the best few, descending
 		if v > a.top[i] {
 			copy(a.top[i+1:], a.top[i:len(a.top)-1])
@@ -52,77 +58,186 @@ type plainPass struct {
 // sessions scores every matching message into its session's key.
 func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs []sessAcc, touched []int32, total int) {
 	accs = make([]sessAcc, len(p.meta))
-	p.each(nil, func(o int32, id int64, v float64, m uint64) {
-		a := &accs[o]
-		if !a.seen {
-			a.seen, a.tmask = true, titleMask[o]
-			a.mask = a.tmask
-			a.inRange = !date.zero() && date.contains(fromEpoch(p.meta[o].started))
-			touched = append(touched, o)
+	for o, m := range titleMask { // set beforehand: no lookup per session in the pass
+		if int(o) < len(accs) {
+			accs[o].tmask, accs[o].mask = m, m
 		}
-		a.add(id, v, m, p.ps.full)
-		if !date.zero() && !a.inRange {
-			a.inRange = date.contains(fromEpoch(float64(p.at[id])))
+	}
+	dated := !date.zero()
+	// A session's messages mostly follow one another: its key is kept in
+	// a local while they do, and stored when another session's comes.
+	cur, a := int32(-1), sessAcc{}
+	p.each(nil, func(rows []scoredRow) {
+		for _, r := range rows {
+			if r.o != cur {
+				if cur >= 0 {
+					accs[cur] = a
+				}
+				cur, a = r.o, accs[r.o]
+				if !a.seen {
+					a.seen, a.oldest = true, r.id
+					a.inRange = dated && date.contains(fromEpoch(p.meta[r.o].started))
+					touched = append(touched, r.o)
+				}
+			}
+			a.add(r.id, r.v, r.m, p.ps.full)
+			if dated && !a.inRange {
+				a.inRange = date.contains(fromEpoch(float64(p.at[r.id])))
+			}
 		}
-		total++
+		total += len(rows)
 	})
+	if cur >= 0 {
+		accs[cur] = a
+	}
 	return accs, touched, total
 }
 
+// scoredRow is one matching message as the pass scores it.
+type scoredRow struct {
+	id int64
+	v  float64 // its value: BM25 over the words, the in-order bonus, the first message's weight
+	m  uint64  // the words it holds
+	o  int32   // its session
+}
+
 // each calls fn with every matching message the session map knows and
-// since/until keep: its session, id, value (BM25 over the words, plus the
-// in-order bonus, doubled for its session's first message) and words.
-// With only, the messages of the other sessions are skipped unscored.
-func (p *plainPass) each(only []bool, fn func(o int32, id int64, v float64, m uint64)) {
-	of, at, docs, idf := p.of, p.at, p.docs, p.ps.idf
+// since/until keep, a batch at a time, in rowid order: its session, id,
+// value (BM25 over the words, plus the in-order bonus, doubled for its
+// session's first message) and words. With only, the messages of the
+// other sessions are skipped unscored. A batch is valid during the call.
+func (p *plainPass) each(only []bool, fn func(rows []scoredRow)) {
+	p.eachOf(p.docs, only, make([]scoredRow, 0, 1024), fn)
+}
+
+// eachOf is each over docs, the words' rows or a rowid range of them,
+// batched in batch.
+func (p *plainPass) eachOf(docs [][]fts5idx.Posting, only []bool, batch []scoredRow, fn func(rows []scoredRow)) {
+	of, at, idf, meta := p.of, p.at, p.ps.idf, p.meta
 	phrases := len(p.inOrder) > 0
-	fts5idx.EachRow(docs, func(id int64, js []int) {
-		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(p.meta) {
-			return // written after the map was read: the next query has it
+	// BM25's length normalisation, k1 (1 - b + b dl/avgdl), as a + bl dl:
+	// no division per row.
+	a, bl := bm25K1*(1-bm25B), bm25K1*bm25B/p.avgdl
+	// session returns a row's session, false for one to skip.
+	session := func(id int64) (int32, bool) {
+		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(meta) {
+			return 0, false // written after the map was read: the next query has it
 		}
 		o := of[id]
 		if only != nil && !only[o] {
-			return
+			return 0, false
 		}
 		if t := int64(at[id]); t < p.since || t >= p.until {
-			return
+			return 0, false
 		}
-		norm := bm25K1 * (1 - bm25B + bm25B*p.ix.dl(id)/p.avgdl)
-		var v float64
-		var m uint64
-		for i, j := range js {
-			if j >= 0 {
-				tf := float64(docs[i][j].Tf)
-				v += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
-				m |= 1 << i
+		return o, true
+	}
+	finish := func(r scoredRow) {
+		if phrases && p.inOrder[r.id] {
+			r.v += p.ps.phraseBonus
+		}
+		if r.id == meta[r.o].first {
+			r.v *= firstPromptMul
+		}
+		batch = append(batch, r)
+		if len(batch) == cap(batch) {
+			fn(batch)
+			batch = batch[:0]
+		}
+	}
+	if len(docs) == 1 {
+		// One word (the broadest queries are): no rows to merge.
+		w := idf[0] * (bm25K1 + 1)
+		for _, d := range docs[0] {
+			o, ok := session(d.Rowid)
+			if !ok {
+				continue
+			}
+			tf := float64(d.Tf)
+			finish(scoredRow{id: d.Rowid, o: o, m: 1, v: w * tf / (tf + a + bl*p.ix.dl(d.Rowid))})
+		}
+	} else {
+		// The union of the words' rows, merged here rather than through
+		// a callback per row.
+		cur := make([]int, len(docs))
+		for {
+			id := int64(math.MaxInt64)
+			for i, d := range docs {
+				if cur[i] < len(d) && d[cur[i]].Rowid < id {
+					id = d[cur[i]].Rowid
+				}
+			}
+			if id == math.MaxInt64 {
+				break
+			}
+			o, ok := session(id)
+			norm := a + bl*p.ix.dl(id)
+			r := scoredRow{id: id, o: o}
+			for i, d := range docs {
+				if j := cur[i]; j < len(d) && d[j].Rowid == id {
+					cur[i]++
+					if ok {
+						tf := float64(d[j].Tf)
+						r.v += idf[i] * tf * (bm25K1 + 1) / (tf + norm)
+						r.m |= 1 << i
+					}
+				}
+			}
+			if ok {
+				finish(r)
 			}
 		}
-		if phrases && p.inOrder[id] {
-			v += p.ps.phraseBonus
-		}
-		if id == p.meta[o].first {
-			v *= firstPromptMul
-		}
-		fn(o, id, v, m)
-	})
+	}
+	if len(batch) > 0 {
+		fn(batch)
+	}
 }
 
 // gather fills the rows (ids and values, ascending) of the sessions given,
-// in one more pass: only the sessions that may be listed need them.
+// in one more pass over their rowid spans only: only the sessions that may
+// be listed need them.
 func (p *plainPass) gather(sessions []*plainSess, nSess int) {
 	if len(sessions) == 0 {
 		return
 	}
 	want := make([]*plainSess, nSess)
 	only := make([]bool, nSess)
+	spans := make([][2]int64, 0, len(sessions))
 	for _, se := range sessions {
 		se.rows = make([]plainRow, 0, se.count)
 		want[se.o], only[se.o] = se, true
+		spans = append(spans, [2]int64{se.oldest, se.key.newest})
 	}
-	p.each(only, func(o int32, id int64, v float64, _ uint64) {
-		se := want[o]
-		se.rows = append(se.rows, plainRow{id: id, value: v})
-	})
+	add := func(rows []scoredRow) {
+		for _, r := range rows {
+			se := want[r.o]
+			se.rows = append(se.rows, plainRow{id: r.id, value: r.v})
+		}
+	}
+	batch := make([]scoredRow, 0, 1024)
+	in := make([][]fts5idx.Posting, len(p.docs))
+	for _, sp := range mergeSpans(spans) {
+		for i, d := range p.docs {
+			lo := sort.Search(len(d), func(k int) bool { return d[k].Rowid >= sp[0] })
+			hi := lo + sort.Search(len(d)-lo, func(k int) bool { return d[lo+k].Rowid > sp[1] })
+			in[i] = d[lo:hi]
+		}
+		p.eachOf(in, only, batch[:0], add)
+	}
+}
+
+// mergeSpans sorts closed id ranges and joins those that overlap.
+func mergeSpans(spans [][2]int64) [][2]int64 {
+	slices.SortFunc(spans, func(a, b [2]int64) int { return cmp.Compare(a[0], b[0]) })
+	out := spans[:0]
+	for _, sp := range spans {
+		if n := len(out); n > 0 && sp[0] <= out[n-1][1]+1 {
+			out[n-1][1] = max(out[n-1][1], sp[1])
+			continue
+		}
+		out = append(out, sp)
+	}
+	return out
 }
 
 // intersectRows returns the rowids present in every list (each ascending),

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"fmt"
+	"math/bits"
 )
 
 // Source reads an FTS5 table's shadow tables.
@@ -41,6 +42,7 @@ func (p Posting) deleted() bool { return p.Tf == 0 }
 type Doclist struct {
 	Rows []Posting
 	lists
+	own *[]Posting // the kept buffer Rows is in (Recycle); nil: the collector's
 }
 
 // lists holds position lists copied one after another into one buffer:
@@ -121,6 +123,7 @@ type scan struct {
 	// want, when set, chooses which terms of a prefix are read; the
 	// others' doclists are skipped unread.
 	want func(term []byte) bool
+	dels int // delete markers decoded so far
 }
 
 // keep stores a position list and returns its index.
@@ -135,7 +138,8 @@ func (s *scan) keep(pl []byte) int32 {
 
 // Terms calls fn with the doclist (ascending rowids, delete markers kept)
 // of each term of seg that equals target, or, with prefix, starts with it.
-func (s *scan) terms(target []byte, prefix bool, fn func(term []byte, ps []Posting)) error {
+// dels is how many of ps are delete markers.
+func (s *scan) terms(target []byte, prefix bool, fn func(term []byte, ps []Posting, dels int)) error {
 	pgno, ok, err := s.src.SeekPage(s.seg.ID, target)
 	if err != nil {
 		return err
@@ -201,11 +205,12 @@ pages:
 			if i+1 < len(p.terms) {
 				end = p.terms[i+1]
 			}
+			dels := s.dels
 			ps, lastPg, err := s.doclist(p, pgno, r.off, end, i+1 == len(p.terms))
 			if err != nil {
 				return err
 			}
-			fn(append([]byte(nil), term...), ps)
+			fn(append([]byte(nil), term...), ps, s.dels-dels)
 			if !prefix {
 				return nil
 			}
@@ -237,8 +242,8 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 		r := reader{b: b}
 		// Locals in the loop, the closure's variables written back once
 		// per page: a common word's doclist is a million rows.
-		out, rid, fst := *s.buf, rowid, first
-		defer func() { *s.buf, rowid, first = out, rid, fst }()
+		out, rid, fst, dels := *s.buf, rowid, first, s.dels
+		defer func() { *s.buf, rowid, first, s.dels = out, rid, fst, dels }()
 		for r.off < len(b) {
 			if need > 0 {
 				n := min(need, len(b)-r.off)
@@ -249,9 +254,12 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 					if s.only == nil || s.only(cur.Rowid) {
 						cur.pos = s.keep(carry)
 						cur.Tf = countPositions(carry)
+						if cur.Tf == 0 {
+							dels++
+						}
 						out = append(out, cur)
 					}
-					carry = nil
+					carry = carry[:0] // its memory serves the next
 				}
 				continue
 			}
@@ -279,11 +287,14 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 			if r.off+n <= len(b) {
 				cur.pos = s.keep(b[r.off : r.off+n])
 				cur.Tf = countPositions(b[r.off : r.off+n])
+				if cur.Tf == 0 {
+					dels++
+				}
 				r.off += n
 				out = append(out, cur)
 				continue
 			}
-			carry = append([]byte(nil), b[r.off:]...)
+			carry = append(carry[:0], b[r.off:]...)
 			need = n - len(carry)
 			r.off = len(b)
 		}
@@ -365,27 +376,43 @@ func (r *reader) bytes(n int) []byte {
 
 // countPositions counts the positions in a position list: every varint but
 // the 0x01 column markers and the column numbers after them.
+//
+// Most lists are a few one-byte varints. Each varint ends in the one byte
+// of it below 0x80, so counting those counts positions, unless a byte is
+// 0x01: a column marker (varint 1, always that one byte) or the end of a
+// longer varint, told apart by decoding. The bytes are taken eight at a
+// time: a common word's doclist is a million lists.
 func countPositions(pl []byte) int32 {
-	// Most lists are a few one-byte varints. Each varint ends in the one
-	// byte of it below 0x80, so counting those counts positions, unless a
-	// byte is 0x01: a column marker (varint 1, always that one byte) or
-	// the end of a longer varint, told apart by decoding below.
-	var n int32
-	for _, b := range pl {
-		if b < 0x80 {
-			if b == 1 {
-				n = -1
-				break
+	const high, ones = 0x8080808080808080, 0x0101010101010101
+	n := 0
+	for rest := pl; len(rest) > 0; {
+		var w uint64
+		switch {
+		case len(rest) >= 8:
+			w = binary.LittleEndian.Uint64(rest)
+			rest = rest[8:]
+		case cap(rest) >= 8:
+			// The list's page goes on past it: read a whole word and
+			// take its bytes past the list for continuation bytes.
+			keep := uint64(1)<<(8*len(rest)) - 1
+			w = binary.LittleEndian.Uint64(rest[:8])&keep | high&^keep
+			rest = nil
+		default:
+			keep := uint64(1)<<(8*len(rest)) - 1
+			for i, b := range rest {
+				w |= uint64(b) << (8 * i)
 			}
-			n++
+			w |= high &^ keep
+			rest = nil
 		}
+		if x := w ^ ones; (x-ones)&^x&high != 0 { // a byte is 0x01
+			n = 0
+			Positions(pl, func(int, int) { n++ })
+			return int32(n)
+		}
+		n += 8 - bits.OnesCount64(w&high)
 	}
-	if n >= 0 {
-		return n
-	}
-	n = 0
-	Positions(pl, func(int, int) { n++ })
-	return n
+	return int32(n)
 }
 
 // Positions decodes a position list into (column, offset) pairs, in order.

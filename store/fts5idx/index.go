@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"sort"
 	"sync"
 )
 
@@ -46,11 +47,9 @@ func PostingsAmong(src Source, st Structure, prefix []byte, keys [][]byte) (Docl
 
 func postings(src Source, st Structure, key []byte, prefix, withPos bool, only func(rowid int64) bool, want func([]byte) bool) (Doclist, error) {
 	var d Doclist
-	type span struct{ from, to int }
-	bySeg := map[string][]span{} // per term, its doclist in each segment (in buf), oldest first
+	bySeg := map[string][]run{} // per term, its doclist in each segment (in buf), oldest first
 	var order []string
 	buf := getScratch()
-	defer putScratch(buf)
 	if withPos {
 		d.lists = getLists()
 	}
@@ -59,31 +58,67 @@ func postings(src Source, st Structure, key []byte, prefix, withPos bool, only f
 		if withPos {
 			sc.pos = &d.lists
 		}
-		err := sc.terms(key, prefix, func(term []byte, ps []Posting) {
+		err := sc.terms(key, prefix, func(term []byte, ps []Posting, dels int) {
 			t := string(term)
 			if _, seen := bySeg[t]; !seen {
 				order = append(order, t)
 			}
 			// ps is the tail of buf, where it was just decoded.
-			bySeg[t] = append(bySeg[t], span{len(*buf) - len(ps), len(*buf)})
+			bySeg[t] = append(bySeg[t], run{len(*buf) - len(ps), len(*buf), dels})
 		})
 		if err != nil {
-			return d, err
+			putScratch(buf)
+			d.Release()
+			return Doclist{}, err
 		}
 	}
-	terms := make([][]Posting, 0, len(order))
+	if len(order) == 1 {
+		if from, to, ok := contiguous(bySeg[order[0]], *buf); ok {
+			// One term whose segments' doclists were decoded one after
+			// another, in rowid order, with no delete marker: they are
+			// its rows already, in the buffer, which d now owns.
+			d.Rows, d.own = (*buf)[from:to], buf
+			return d, nil
+		}
+	}
+	terms := make([][][]Posting, 0, len(order))
 	for _, t := range order {
 		segs := make([][]Posting, 0, len(bySeg[t]))
-		for _, sp := range bySeg[t] {
-			segs = append(segs, (*buf)[sp.from:sp.to])
+		for _, r := range bySeg[t] {
+			segs = append(segs, (*buf)[r.from:r.to:r.to]) // capped: a merge must not append over the next
 		}
-		terms = append(terms, current(segs))
+		terms = append(terms, segs)
 	}
 	if len(terms) > 1 {
 		d.Release() // the position lists of several terms are not combined
 	}
-	d.Rows = CombineAll(terms)
+	out := getScratch()
+	*out = mergeTerms(*out, terms)
+	putScratch(buf)
+	d.Rows, d.own = *out, out
 	return d, nil
+}
+
+// run is where one segment's doclist of a term was decoded in the buffer,
+// and how many delete markers it holds.
+type run struct{ from, to, dels int }
+
+// contiguous reports whether runs lie one after another in buf, each
+// after the one before in rowid order too (segments written by appends),
+// without delete markers, and returns their extent.
+func contiguous(runs []run, buf []Posting) (from, to int, ok bool) {
+	for i, r := range runs {
+		if r.dels > 0 {
+			return 0, 0, false
+		}
+		if i > 0 && (r.from != runs[i-1].to || (r.to > r.from && runs[i-1].to > runs[i-1].from && buf[r.from].Rowid <= buf[r.from-1].Rowid)) {
+			return 0, 0, false
+		}
+	}
+	if len(runs) == 0 {
+		return 0, 0, false
+	}
+	return runs[0].from, runs[len(runs)-1].to, true
 }
 
 // kept holds up to n buffers between queries. Not a sync.Pool: a pool is
@@ -117,9 +152,12 @@ func (k *kept[T]) put(b T) {
 	}
 }
 
-// Decoding buffers: one is kept, of at most maxScratch rows (16 MB); a
-// second search at once, or a doclist longer than that, allocates its own.
-var scratch = kept[*[]Posting]{n: 1}
+// Row buffers: where doclists are decoded and merged, and which a
+// Doclist's rows then stay in until it is recycled. A few are kept (a
+// query of several words holds one per word, and one decodes), of at
+// most maxScratch rows (16 MB); more at once, or a doclist longer than
+// that, allocate their own.
+var scratch = kept[*[]Posting]{n: 4}
 
 const maxScratch = 1 << 20
 
@@ -152,6 +190,18 @@ func getLists() lists {
 	return lists{arena: make([]byte, 0, 4096)}
 }
 
+// Recycle gives all of d's memory back for a later read, its rows and
+// position lists: after it, d is empty, and no slice it gave may be used.
+// A doclist never recycled is left to the collector (its buffer is then
+// not reused).
+func (d *Doclist) Recycle() {
+	d.Release()
+	if d.own != nil {
+		putScratch(d.own)
+	}
+	*d = Doclist{}
+}
+
 // Release gives d's position lists back for a later read: after it, d.Pos
 // returns nil, and no slice it returned before may be used.
 func (d *Doclist) Release() {
@@ -162,35 +212,22 @@ func (d *Doclist) Release() {
 	}
 }
 
-// current merges one term's doclists from segments given oldest first:
-// each row's newest entry, deleted rows left out. Segments written by
-// appends hold disjoint, increasing rowid ranges, so the usual case is one
-// copy; overlapping ones are merged newest first wins.
-func current(lists [][]Posting) []Posting {
-	ordered := true
-	n := 0
-	for i, l := range lists {
-		n += len(l)
-		if i > 0 && len(l) > 0 && len(lists[i-1]) > 0 && lists[i-1][len(lists[i-1])-1].Rowid >= l[0].Rowid {
-			ordered = false
-		}
-	}
-	if !ordered {
-		acc := lists[0]
-		for _, l := range lists[1:] {
-			acc = newestWins(acc, l)
-		}
-		lists = [][]Posting{acc}
-	}
-	out := make([]Posting, 0, n)
-	for _, l := range lists {
-		for _, p := range l {
-			if !p.deleted() {
-				out = append(out, p)
+// chain returns one term's current rows, from its doclists in segments
+// given oldest first, as ascending runs: the doclists themselves when they
+// hold disjoint, increasing rowid ranges (segments written by appends, the
+// usual case), else their merge, each row's newest entry winning. Delete
+// markers are left in; the merge drops them.
+func chain(segs [][]Posting) [][]Posting {
+	for i := 1; i < len(segs); i++ {
+		if len(segs[i]) > 0 && len(segs[i-1]) > 0 && segs[i-1][len(segs[i-1])-1].Rowid >= segs[i][0].Rowid {
+			acc := segs[0]
+			for _, l := range segs[1:] {
+				acc = newestWins(acc, l)
 			}
+			return [][]Posting{acc}
 		}
 	}
-	return out
+	return segs
 }
 
 // newestWins merges two ascending doclists of one term; where both hold a
@@ -231,11 +268,9 @@ func newestWins(older, newer []Posting) []Posting {
 // of all. A single list is returned as it is.
 func CombineAll(lists [][]Posting) []Posting {
 	var live [][]Posting
-	total := 0
 	for _, l := range lists {
 		if len(l) > 0 {
 			live = append(live, l)
-			total += len(l)
 		}
 	}
 	switch len(live) {
@@ -244,17 +279,120 @@ func CombineAll(lists [][]Posting) []Posting {
 	case 1:
 		return live[0]
 	}
-	out := make([]Posting, 0, total)
-	EachRow(live, func(rowid int64, at []int) {
-		p := Posting{Rowid: rowid, pos: -1}
-		for i, j := range at {
-			if j >= 0 {
-				p.Tf += live[i][j].Tf
+	terms := make([][][]Posting, len(live))
+	for i, l := range live {
+		terms[i] = [][]Posting{l}
+	}
+	return mergeTerms(nil, terms)
+}
+
+// Combine is CombineAll over doclists: when one holds rows, it is
+// returned as it is; several are merged (merged true) into a doclist of
+// its own, position lists not kept, theirs left to the caller to Recycle.
+func Combine(ds ...Doclist) (d Doclist, merged bool) {
+	var live []Doclist
+	for _, d := range ds {
+		if len(d.Rows) > 0 {
+			live = append(live, d)
+		}
+	}
+	switch len(live) {
+	case 0:
+		return Doclist{}, false
+	case 1:
+		return live[0], false
+	}
+	terms := make([][][]Posting, len(live))
+	for i, d := range live {
+		terms[i] = [][]Posting{d.Rows}
+	}
+	out := getScratch()
+	*out = mergeTerms(*out, terms)
+	return Doclist{Rows: *out, own: out}, true
+}
+
+// mergeTerms appends to dst the rows of the union of terms (each one
+// term's doclists, oldest segment first), ascending, each once with the
+// positions of every term counted, delete markers and deleted rows left
+// out.
+func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
+	cs := make([]cursor, 0, len(terms))
+	for _, segs := range terms {
+		c := cursor{runs: chain(segs)}
+		c.next()
+		if len(c.cur) > 0 {
+			cs = append(cs, c)
+		}
+	}
+	if len(cs) == 1 {
+		for _, r := range append([][]Posting{cs[0].cur}, cs[0].runs...) {
+			for _, p := range r {
+				if !p.deleted() {
+					dst = append(dst, p)
+				}
 			}
 		}
-		out = append(out, p)
-	})
-	return out
+		return dst
+	}
+	for {
+		// The lowest head, and the next lowest of the other cursors: the
+		// rows before that are the lowest cursor's alone (a word's rare
+		// forms beside its common one: most rows), copied as they are.
+		low, next, second := -1, int64(math.MaxInt64), int64(math.MaxInt64)
+		for i := range cs {
+			if len(cs[i].cur) == 0 {
+				continue
+			}
+			if h := cs[i].cur[0].Rowid; h < next {
+				low, next, second = i, h, next
+			} else if h < second {
+				second = h
+			}
+		}
+		if low < 0 {
+			return dst
+		}
+		if c := &cs[low]; next < second {
+			run := c.cur
+			k := sort.Search(len(run), func(k int) bool { return run[k].Rowid >= second })
+			for _, p := range run[:k] {
+				if !p.deleted() {
+					p.pos = -1
+					dst = append(dst, p)
+				}
+			}
+			if c.cur = run[k:]; len(c.cur) == 0 {
+				c.next()
+			}
+			continue
+		}
+		p := Posting{Rowid: next, pos: -1}
+		for i := range cs {
+			if c := &cs[i]; len(c.cur) > 0 && c.cur[0].Rowid == next {
+				p.Tf += c.cur[0].Tf
+				c.cur = c.cur[1:]
+				if len(c.cur) == 0 {
+					c.next()
+				}
+			}
+		}
+		if p.Tf > 0 { // in every term a delete marker: the row is gone
+			dst = append(dst, p)
+		}
+	}
+}
+
+// cursor walks a term's runs (ascending, disjoint) as one list.
+type cursor struct {
+	cur  []Posting   // the rest of the current run
+	runs [][]Posting // the runs after it
+}
+
+// next moves to the next run that holds a row.
+func (c *cursor) next() {
+	for len(c.cur) == 0 && len(c.runs) > 0 {
+		c.cur, c.runs = c.runs[0], c.runs[1:]
+	}
 }
 
 // EachRow calls fn with every rowid of the union of lists (each ascending),
