@@ -15,7 +15,7 @@ type sessAcc struct {
 	top     [maxSessionRows]float64 // best values, descending
 	mask    uint64                  // the words it holds, title included
 	tmask   uint64                  // the words its title holds
-	oldest  int64 // the first matching message's id (they come in id order)
+	oldest  int64                   // the first matching message's id (they come in id order)
 	newest  int64
 	count   int32 // its matching messages
 	allRow  bool  // one message (with the title) holds every word
