@@ -100,11 +100,13 @@ func (ix *ftsIndex) normTable() normTable {
 	return normTable{name: ix.src.table, lens: ix.lens, avgdl: ix.avgdl()}
 }
 
-// each calls fn with every matching row and its bm25 score, in rowid order:
-// FTS5's bm25 (fts5_aux.c fts5Bm25Function), phrase by phrase. Scores are
-// computed again on each call rather than kept: a common word has hundreds
-// of thousands of rows, of which a page needs a few.
-func (r *rankedMatches) each(fn func(scored)) {
+// best returns the m best matching rows, best first, scored by FTS5's
+// bm25 (fts5_aux.c fts5Bm25Function), phrase by phrase, in one pass over
+// every match. Scores are not kept: a common word has hundreds of
+// thousands of rows, of which a page needs a few.
+func (r *rankedMatches) best(m int) []scored {
+	m = min(m, len(r.rows))
+	h := make([]scored, 0, max(m, 0)) // keepBest's heap: h[0] is the worst kept
 	tables := r.tables
 	cur := make([]int, len(r.phrases))
 	norm := make([]float64, len(tables))
@@ -132,8 +134,11 @@ func (r *rankedMatches) each(fn func(scored)) {
 				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm[g])
 			}
 		}
-		fn(scored{rowid: id, score: sc})
+		if x := (scored{rowid: id, score: sc}); len(h) < m || x.better(h[0]) {
+			h = keepBest(h, m, x, scored.better)
+		}
 	}
+	return sortBest(h, scored.better)
 }
 
 // ftsIndex is one FTS5 table's index, opened for reading by full ranking.
@@ -562,10 +567,6 @@ func difference(a, b []int64) []int64 {
 }
 
 // best returns the m best rows of r, best first.
-func (r *rankedMatches) best(m int) []scored {
-	return topNOf(r.each, min(m, len(r.rows)), scored.better)
-}
-
 // fullRank answers the final phase of a relevance-ordered search over
 // every match. It returns errFullRankNA when the query or the table is one
 // it does not read; the caller then ranks as before.

@@ -17,42 +17,56 @@ func topN[T any](all []T, m int, better func(a, b T) bool) []T {
 // topNOf is topN over the items each yields, none of them kept but the
 // best m: a ranking scores every match as it goes.
 func topNOf[T any](each func(yield func(T)), m int, better func(a, b T) bool) []T {
-	h := make([]T, 0, max(m, 0)) // a min-heap: the root is the worst kept
+	h := make([]T, 0, max(m, 0))
 	each(func(x T) {
-		if m <= 0 {
-			return
-		}
-		if len(h) < m {
-			h = append(h, x)
-			for i := len(h) - 1; i > 0; {
-				parent := (i - 1) / 2
-				if !better(h[parent], h[i]) {
-					break
-				}
-				h[i], h[parent] = h[parent], h[i]
-				i = parent
-			}
-			return
-		}
-		if !better(x, h[0]) {
-			return
-		}
-		h[0] = x
-		for i := 0; ; {
-			l, worst := 2*i+1, i
-			if l < len(h) && better(h[worst], h[l]) {
-				worst = l
-			}
-			if r := l + 1; r < len(h) && better(h[worst], h[r]) {
-				worst = r
-			}
-			if worst == i {
+		h = keepBest(h, m, x, better)
+	})
+	return sortBest(h, better)
+}
+
+// keepBest adds x to h, a min-heap of at most m items (its root the worst
+// kept), if there is room or x is better than the root. A caller that can
+// tell cheaply that x is not better than h[0] skips the call: most items
+// of a ranking are not.
+func keepBest[T any](h []T, m int, x T, better func(a, b T) bool) []T {
+	if m <= 0 {
+		return h
+	}
+	if len(h) < m {
+		h = append(h, x)
+		for i := len(h) - 1; i > 0; {
+			parent := (i - 1) / 2
+			if !better(h[parent], h[i]) {
 				break
 			}
-			h[i], h[worst] = h[worst], h[i]
-			i = worst
+			h[i], h[parent] = h[parent], h[i]
+			i = parent
 		}
-	})
+		return h
+	}
+	if !better(x, h[0]) {
+		return h
+	}
+	h[0] = x
+	for i := 0; ; {
+		l, worst := 2*i+1, i
+		if l < len(h) && better(h[worst], h[l]) {
+			worst = l
+		}
+		if r := l + 1; r < len(h) && better(h[worst], h[r]) {
+			worst = r
+		}
+		if worst == i {
+			break
+		}
+		h[i], h[worst] = h[worst], h[i]
+		i = worst
+	}
+	return h
+}
+
+// sortBest sorts the kept items best first.
+func sortBest[T any](h []T, better func(a, b T) bool) []T {
 	slices.SortFunc(h, func(a, b T) int {
 		switch {
 		case better(a, b):
