@@ -20,7 +20,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 	docs = make([][]fts5idx.Posting, len(pq.words))
 	kept = map[string]fts5idx.Doclist{}
 	var held []fts5idx.Doclist // what docs and kept hold
-	release = func() {
+	free := func() {
 		for i := range held {
 			held[i].Recycle()
 		}
@@ -28,7 +28,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 	}
 	defer func() {
 		if err != nil {
-			release()
+			free() // release is nil then
 		}
 	}()
 	for i := range pq.words {
@@ -119,7 +119,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 			}
 		}
 	}
-	return docs, kept, release, nil
+	return docs, kept, free, nil
 }
 
 // plainWords is each word of a plain query and the rows that hold it.

@@ -1,6 +1,8 @@
 package store
 
 import (
+	"context"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -253,5 +255,38 @@ func TestSearchPlainTypedWord(t *testing.T) {
 	res := search(t, st, "deploy step", f)
 	if strings.Contains(res.Query, "*") {
 		t.Errorf("a complete last word was searched as a prefix: %s", res.Query)
+	}
+}
+
+// TestPlainDocsReadError: a read of the index that fails half-way (here
+// interrupted, as a spent search budget interrupts it) is an error of the
+// search, with every buffer read so far given back, not a crash.
+func TestPlainDocsReadError(t *testing.T) {
+	st, _ := routingStore(t)
+	pq, ok := readPlain("docker network error", st.layout.ftsColumns(), false, time.Now())
+	if !ok {
+		t.Fatal("not a plain query")
+	}
+	err := st.read(context.Background(), func(c *conn) error {
+		ix, err := st.openIndex(c, "messages_fts")
+		if err != nil {
+			return err
+		}
+		if _, _, release, err := plainDocs(ix, &pq, map[string]bool{"network": true}); err != nil {
+			return fmt.Errorf("before the interrupt: %w", err)
+		} else {
+			release()
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		defer c.db.SetInterrupt(c.db.SetInterrupt(ctx))
+		_, _, release, err := plainDocs(ix, &pq, map[string]bool{"network": true})
+		if err == nil || release != nil {
+			t.Errorf("interrupted: err %v, release %v; want an error and nothing to release", err, release != nil)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -224,7 +224,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	// is part of a message's value.
 	var inOrder map[int64]bool
 	if len(unicode61Tokens(pq.phrase)) >= 2 {
-		if inOrder, err = phraseMessages(ix, pq.phrase, intersectRows(docs), kept); err != nil {
+		if inOrder, err = phraseMessages(ix, pq.phrase, func() []int64 { return intersectRows(docs) }, kept); err != nil {
 			return res, err
 		}
 	}
@@ -304,28 +304,36 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	return s.plainHits(c, res, listed, pq, f)
 }
 
-// phraseMessages returns which of the messages (ascending ids, each holding
-// every word) hold the phrase itself: its tokens one after another, as an
-// FTS5 phrase query matches them, read from the position lists (known:
-// doclists already read with them; the others are read for these messages
-// only).
-func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]fts5idx.Doclist) (map[int64]bool, error) {
+// phraseMessages returns messages that hold the phrase itself: its tokens
+// one after another, as an FTS5 phrase query matches them, read from the
+// position lists; every such message among those holding every word (it
+// may return others). Doclists already read with their positions are
+// known; the other tokens' are read for the messages holding every word
+// only (ids: ascending, called only then).
+func phraseMessages(ix *ftsIndex, phrase string, ids func() []int64, known map[string]fts5idx.Doclist) (map[int64]bool, error) {
 	toks := unicode61Tokens(phrase)
 	out := map[int64]bool{}
-	if len(toks) < 2 || len(ids) == 0 {
+	if len(toks) < 2 {
 		return out, nil
 	}
-	lo := ids[0]
-	in := make([]bool, ids[len(ids)-1]-lo+1)
-	for _, id := range ids {
-		in[id-lo] = true
-	}
-	only := func(id int64) bool { return id >= lo && id-lo < int64(len(in)) && in[id-lo] }
 	lists := make([]fts5idx.Doclist, len(toks))
+	var only func(id int64) bool
 	for i, tok := range toks {
 		if d, ok := known[tok]; ok {
 			lists[i] = d
 			continue
+		}
+		if only == nil {
+			rows := ids()
+			if len(rows) == 0 {
+				return out, nil
+			}
+			lo := rows[0]
+			in := make([]bool, rows[len(rows)-1]-lo+1)
+			for _, id := range rows {
+				in[id-lo] = true
+			}
+			only = func(id int64) bool { return id >= lo && id-lo < int64(len(in)) && in[id-lo] }
 		}
 		var err error
 		if lists[i], err = fts5idx.PostingsOf(ix.src, ix.st, append([]byte{fts5idx.Main}, tok...), false, true, only); err != nil {
@@ -334,7 +342,7 @@ func phraseMessages(ix *ftsIndex, phrase string, ids []int64, known map[string]f
 		defer lists[i].Recycle() // read for these messages only
 	}
 	for _, p := range phraseRows(lists, 0, false, nil) {
-		if only(p.Rowid) {
+		if only == nil || only(p.Rowid) {
 			out[p.Rowid] = true
 		}
 	}

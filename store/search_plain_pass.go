@@ -52,7 +52,7 @@ type plainPass struct {
 	at           []int32
 	meta         []sessionMeta
 	since, until int64
-	inOrder      map[int64]bool
+	inOrder      map[int64]bool // messages holding the query's words in order (those holding every word count)
 }
 
 // sessions scores every matching message into its session's key.
@@ -133,7 +133,7 @@ func (p *plainPass) eachOf(docs [][]fts5idx.Posting, only []bool, batch []scored
 		return o, true
 	}
 	finish := func(r scoredRow) {
-		if phrases && p.inOrder[r.id] {
+		if phrases && r.m == p.ps.full && p.inOrder[r.id] { // the phrase, in a message holding every word
 			r.v += p.ps.phraseBonus
 		}
 		if r.id == meta[r.o].first {

@@ -4,8 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"sync"
+	"unsafe"
 )
 
 // Main is the byte that starts every term of the main index; prefix index
@@ -49,7 +51,7 @@ func postings(src Source, st Structure, key []byte, prefix, withPos bool, only f
 	var d Doclist
 	bySeg := map[string][]run{} // per term, its doclist in each segment (in buf), oldest first
 	var order []string
-	buf := getScratch()
+	buf := getScratch(0)
 	if withPos {
 		d.lists = getLists()
 	}
@@ -92,7 +94,7 @@ func postings(src Source, st Structure, key []byte, prefix, withPos bool, only f
 	if len(terms) > 1 {
 		d.Release() // the position lists of several terms are not combined
 	}
-	out := getScratch()
+	out := getScratch(len(*buf))
 	*out = mergeTerms(*out, terms)
 	putScratch(buf)
 	d.Rows, d.own = *out, out
@@ -121,48 +123,67 @@ func contiguous(runs []run, buf []Posting) (from, to int, ok bool) {
 	return runs[0].from, runs[len(runs)-1].to, true
 }
 
-// kept holds up to n buffers between queries. Not a sync.Pool: a pool is
-// emptied by every garbage collection, and a common word's doclist is
-// exactly what makes collections frequent, so it would grow the buffer
-// anew for each query.
+// kept holds up to n buffers between queries, of budget bytes in all. Not
+// a sync.Pool: a pool is emptied by every garbage collection, and a common
+// word's doclist is exactly what makes collections frequent, so it would
+// grow the buffer anew for each query.
 type kept[T any] struct {
-	mu   sync.Mutex
-	free []T
-	n    int
+	mu     sync.Mutex
+	free   []T
+	n      int
+	size   func(T) int // the bytes a buffer holds
+	budget int
+	held   int // the bytes of those in free
 }
 
-// get returns a kept buffer, or false when none is.
-func (k *kept[T]) get() (T, bool) {
+// get returns a kept buffer, or false when none is: the smallest of at
+// least want bytes, else the largest (0: the largest), so that a long
+// doclist does not grow a short one's buffer while a long one is kept.
+func (k *kept[T]) get(want int) (T, bool) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
 	var b T
-	if n := len(k.free); n > 0 {
-		b, k.free = k.free[n-1], k.free[:n-1]
-		return b, true
+	if len(k.free) == 0 {
+		return b, false
 	}
-	return b, false
+	pick := 0
+	for i, f := range k.free[1:] {
+		w, pw := k.size(f), k.size(k.free[pick])
+		fits, pfits := want > 0 && w >= want, want > 0 && pw >= want
+		if fits && (!pfits || w < pw) || !fits && !pfits && w > pw {
+			pick = i + 1
+		}
+	}
+	b = k.free[pick]
+	k.free = slices.Delete(k.free, pick, pick+1)
+	k.held -= k.size(b)
+	return b, true
 }
 
-// put keeps b if fewer than n are kept.
+// put keeps b if fewer than n are kept and the budget has room.
 func (k *kept[T]) put(b T) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if len(k.free) < k.n {
+	if w := k.size(b); len(k.free) < k.n && k.held+w <= k.budget {
 		k.free = append(k.free, b)
+		k.held += w
 	}
 }
 
 // Row buffers: where doclists are decoded and merged, and which a
-// Doclist's rows then stay in until it is recycled. A few are kept (a
-// query of several words holds one per word, and one decodes), of at
-// most maxScratch rows (16 MB); more at once, or a doclist longer than
-// that, allocate their own.
-var scratch = kept[*[]Posting]{n: 4}
+// Doclist's rows then stay in until it is recycled. Many are kept (a
+// question of four words holds one per word, and one per word of the
+// phrase with its positions, while its forms' doclists are read and
+// merged beside them), each of at most maxScratch rows (16 MB), 64 MB in
+// all; more at once, or a doclist longer than that, allocate their own.
+var scratch = kept[*[]Posting]{n: 16, budget: 64 << 20, size: func(b *[]Posting) int { return cap(*b) * int(unsafe.Sizeof(Posting{})) }}
 
 const maxScratch = 1 << 20
 
-func getScratch() *[]Posting {
-	if b, ok := scratch.get(); ok {
+// getScratch returns an empty row buffer, of room for want rows if one
+// kept has it (0: the largest kept).
+func getScratch(want int) *[]Posting {
+	if b, ok := scratch.get(want * int(unsafe.Sizeof(Posting{}))); ok {
 		*b = (*b)[:0]
 		return b
 	}
@@ -177,14 +198,15 @@ func putScratch(b *[]Posting) {
 
 // Position lists, kept the same way: a phrase's doclists are read with
 // their positions, used once to find the phrase, and given back
-// (Doclist.Release). Two are kept (a phrase reads two or more lists), of
-// at most maxArena bytes each.
-var arenas = kept[lists]{n: 2}
+// (Doclist.Release). Eight are kept (a question's phrase reads one list
+// per word of it, stopwords too), of at most maxArena bytes each, 48 MB in
+// all.
+var arenas = kept[lists]{n: 8, budget: 3 * maxArena, size: func(l lists) int { return cap(l.arena) + 8*cap(l.spans) }}
 
 const maxArena = 16 << 20
 
 func getLists() lists {
-	if l, ok := arenas.get(); ok {
+	if l, ok := arenas.get(0); ok {
 		return lists{arena: l.arena[:0], spans: l.spans[:0]}
 	}
 	return lists{arena: make([]byte, 0, 4096)}
@@ -303,10 +325,12 @@ func Combine(ds ...Doclist) (d Doclist, merged bool) {
 		return live[0], false
 	}
 	terms := make([][][]Posting, len(live))
+	total := 0
 	for i, d := range live {
 		terms[i] = [][]Posting{d.Rows}
+		total += len(d.Rows)
 	}
-	out := getScratch()
+	out := getScratch(total)
 	*out = mergeTerms(*out, terms)
 	return Doclist{Rows: *out, own: out}, true
 }
@@ -317,6 +341,13 @@ func Combine(ds ...Doclist) (d Doclist, merged bool) {
 // out.
 func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
 	cs := make([]cursor, 0, len(terms))
+	total := 0
+	for _, segs := range terms {
+		for _, r := range segs {
+			total += len(r)
+		}
+	}
+	dst = slices.Grow(dst, total) // once: growing by appends copies a common word's rows again and again
 	for _, segs := range terms {
 		c := cursor{runs: chain(segs)}
 		c.next()
@@ -354,7 +385,7 @@ func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
 		}
 		if c := &cs[low]; next < second {
 			run := c.cur
-			k := sort.Search(len(run), func(k int) bool { return run[k].Rowid >= second })
+			k := before(run, second)
 			for _, p := range run[:k] {
 				if !p.deleted() {
 					p.pos = -1
@@ -380,6 +411,19 @@ func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
 			dst = append(dst, p)
 		}
 	}
+}
+
+// before returns how many rows of run (ascending, its first below id)
+// come before id: a galloping search, as cheap for a block of one row (a
+// word's forms that are all common interleave) as a binary one for a long
+// block.
+func before(run []Posting, id int64) int {
+	step := 1
+	for step < len(run) && run[step].Rowid < id {
+		step *= 2
+	}
+	lo, hi := step/2+1, min(step, len(run)) // run[step/2] < id; run[hi] >= id, if any
+	return lo + sort.Search(hi-lo, func(k int) bool { return run[lo+k].Rowid >= id })
 }
 
 // cursor walks a term's runs (ascending, disjoint) as one list.
