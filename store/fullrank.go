@@ -108,6 +108,23 @@ func (r *rankedMatches) best(m int) []scored {
 	m = min(m, len(r.rows))
 	h := make([]scored, 0, max(m, 0)) // keepBest's heap: h[0] is the worst kept
 	tables := r.tables
+	if len(r.phrases) == 1 && len(tables) == 1 && len(r.phrases[0]) == len(r.rows) {
+		// One phrase (a word, a prefix): its rows are the matches, scored
+		// as below without looking each up.
+		t, idf := tables[0], r.idf[0]
+		for _, p := range r.phrases[0] {
+			d := t.avgdl
+			if p.Rowid >= 0 && p.Rowid < int64(len(t.lens)) {
+				d = float64(t.lens[p.Rowid])
+			}
+			norm := bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
+			tf := float64(p.Tf)
+			if x := (scored{rowid: p.Rowid, score: idf * tf * (bm25K1 + 1) / (tf + norm)}); len(h) < m || x.better(h[0]) {
+				h = keepBest(h, m, x, scored.better)
+			}
+		}
+		return sortBest(h, scored.better)
+	}
 	cur := make([]int, len(r.phrases))
 	norm := make([]float64, len(tables))
 	for _, id := range r.rows {
