@@ -285,32 +285,11 @@ func newestWins(older, newer []Posting) []Posting {
 	return append(out, newer[j:]...)
 }
 
-// CombineAll merges the doclists of different terms (a prefix query, or
-// the forms of one word) in one pass: a row in several counts the positions
-// of all. A single list is returned as it is.
-func CombineAll(lists [][]Posting) []Posting {
-	var live [][]Posting
-	for _, l := range lists {
-		if len(l) > 0 {
-			live = append(live, l)
-		}
-	}
-	switch len(live) {
-	case 0:
-		return nil
-	case 1:
-		return live[0]
-	}
-	terms := make([][][]Posting, len(live))
-	for i, l := range live {
-		terms[i] = [][]Posting{l}
-	}
-	return mergeTerms(nil, terms)
-}
-
-// Combine is CombineAll over doclists: when one holds rows, it is
-// returned as it is; several are merged (merged true) into a doclist of
-// its own, position lists not kept, theirs left to the caller to Recycle.
+// Combine merges the doclists of different terms (a prefix query, or the
+// forms of one word): a row in several counts the positions of all. When
+// one holds rows, it is returned as it is; several are merged (merged
+// true) into a doclist of its own, position lists not kept, theirs left to
+// the caller to Recycle.
 func Combine(ds ...Doclist) (d Doclist, merged bool) {
 	var live []Doclist
 	for _, d := range ds {
@@ -439,36 +418,3 @@ func (c *cursor) next() {
 	}
 }
 
-// EachRow calls fn with every rowid of the union of lists (each ascending),
-// in ascending order, and for each list the row's index in it (-1 where it
-// is not). at is reused from call to call.
-func EachRow(lists [][]Posting, fn func(rowid int64, at []int)) {
-	at := make([]int, len(lists))
-	if len(lists) == 1 {
-		for j, p := range lists[0] {
-			at[0] = j
-			fn(p.Rowid, at)
-		}
-		return
-	}
-	cur := make([]int, len(lists))
-	for {
-		next := int64(math.MaxInt64)
-		for i, l := range lists {
-			if cur[i] < len(l) && l[cur[i]].Rowid < next {
-				next = l[cur[i]].Rowid
-			}
-		}
-		if next == math.MaxInt64 {
-			return
-		}
-		for i, l := range lists {
-			at[i] = -1
-			if cur[i] < len(l) && l[cur[i]].Rowid == next {
-				at[i] = cur[i]
-				cur[i]++
-			}
-		}
-		fn(next, at)
-	}
-}
