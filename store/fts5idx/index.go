@@ -417,4 +417,3 @@ func (c *cursor) next() {
 		c.cur, c.runs = c.runs[0], c.runs[1:]
 	}
 }
-
