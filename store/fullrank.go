@@ -463,8 +463,7 @@ func phraseRowsAt(lists []fts5idx.Doclist, offs []int, cols uint64, initial bool
 		}
 		for k := range lists {
 			pl := lists[k].Pos(idx[k])
-			pos[k] = pos[k][:0]
-			fts5idx.Positions(pl, func(col, off int) { pos[k] = append(pos[k], uint64(col)<<32|uint64(off)) })
+			pos[k] = fts5idx.AppendPositions(pos[k][:0], pl)
 		}
 		var n int32
 		var at []int64

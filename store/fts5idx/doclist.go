@@ -406,34 +406,37 @@ func countPositions(pl []byte) int32 {
 			rest = nil
 		}
 		if x := w ^ ones; (x-ones)&^x&high != 0 { // a byte is 0x01
-			n = 0
-			Positions(pl, func(int, int) { n++ })
-			return int32(n)
+			var buf [64]uint64
+			return int32(len(AppendPositions(buf[:0], pl)))
 		}
 		n += 8 - bits.OnesCount64(w&high)
 	}
 	return int32(n)
 }
 
-// Positions decodes a position list into (column, offset) pairs, in order.
-func Positions(pl []byte, fn func(col, off int)) {
-	col, off := 0, 0
+// AppendPositions appends the positions of a position list to dst, in
+// order, each as its column << 32 | its offset.
+func AppendPositions(dst []uint64, pl []byte) []uint64 {
+	var col, off uint64
 	for i := 0; i < len(pl); {
-		v, k := Varint(pl[i:])
-		if k == 0 {
-			return
+		v, k := uint64(pl[i]), 1
+		if v >= 0x80 {
+			if v, k = Varint(pl[i:]); k == 0 {
+				return dst
+			}
 		}
 		i += k
 		if v == 1 {
 			c, k := Varint(pl[i:])
 			if k == 0 {
-				return
+				return dst
 			}
 			i += k
-			col, off = int(c), 0
+			col, off = c, 0
 			continue
 		}
-		off += int(v) - 2
-		fn(col, off)
+		off += v - 2
+		dst = append(dst, col<<32|off)
 	}
+	return dst
 }
