@@ -244,7 +244,15 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 		// per page: a common word's doclist is a million rows.
 		out, rid, fst, dels := *s.buf, rowid, first, s.dels
 		defer func() { *s.buf, rowid, first, s.dels = out, rid, fst, dels }()
+		fast := s.only == nil && s.pos == nil
 		for r.off < len(b) {
+			if fast && need == 0 {
+				// The entries wholly on this page, in a loop of its own;
+				// the one running on to the next page, below.
+				if r.off, rid, fst, out, dels = decodeWhole(b, r.off, rid, fst, out, dels); r.off >= len(b) {
+					break
+				}
+			}
 			if need > 0 {
 				n := min(need, len(b)-r.off)
 				carry = append(carry, b[r.off:r.off+n]...)
@@ -360,6 +368,64 @@ func (s *scan) doclist(p *page, pgno, start, end int, mayContinue bool) ([]Posti
 		return nil, last, fmt.Errorf("%w: segment %d: a position list ends past the segment", ErrUnsupported, s.seg.ID)
 	}
 	return (*s.buf)[base:], last, nil
+}
+
+// decodeWhole appends the entries of b from off on that lie wholly in it
+// (rowid, size, position list; the list counted, not kept), and returns
+// where it stopped: at the end of b, or before an entry that runs past it.
+// It is the doclist loop for a common word's hundreds of thousands of
+// rows: its state in locals, a short list counted in place.
+func decodeWhole(b []byte, off int, rid int64, first bool, out []Posting, dels int) (int, int64, bool, []Posting, int) {
+	const high, ones = 0x8080808080808080, 0x0101010101010101
+	for off < len(b) {
+		at := off
+		delta, k := uint64(b[off]), 1
+		if delta >= 0x80 {
+			if delta, k = Varint(b[off:]); k == 0 {
+				return at, rid, first, out, dels
+			}
+		}
+		off += k
+		if off >= len(b) {
+			return at, rid, first, out, dels
+		}
+		sz, k := uint64(b[off]), 1
+		if sz >= 0x80 {
+			if sz, k = Varint(b[off:]); k == 0 {
+				return at, rid, first, out, dels
+			}
+		}
+		off += k
+		n := int(sz >> 1)
+		if off+n > len(b) {
+			return at, rid, first, out, dels
+		}
+		if first {
+			rid, first = int64(delta), false
+		} else {
+			rid += int64(delta)
+		}
+		var tf int32
+		if n <= 8 && off+8 <= cap(b) {
+			// countPositions for one word's worth, the bytes past the
+			// list taken for continuation bytes.
+			keep := uint64(1)<<(8*n) - 1
+			w := binary.LittleEndian.Uint64(b[off:off+8])&keep | high&^keep
+			if x := w ^ ones; (x-ones)&^x&high == 0 {
+				tf = int32(8 - bits.OnesCount64(w&high))
+			} else {
+				tf = countPositions(b[off : off+n])
+			}
+		} else {
+			tf = countPositions(b[off : off+n])
+		}
+		if tf == 0 {
+			dels++
+		}
+		out = append(out, Posting{Rowid: rid, Tf: tf, pos: -1})
+		off += n
+	}
+	return off, rid, first, out, dels
 }
 
 func (r *reader) bytes(n int) []byte {
