@@ -29,16 +29,15 @@ func (a *sessAcc) add(id int64, v float64, m, full uint64) {
 	a.allRow = a.allRow || m|a.tmask == full
 	a.newest = max(a.newest, id)
 	a.count++
-	if v <= a.top[len(a.top)-1] {
-		return // not among the best few (most rows of a long session)
+	t := &a.top // the best few, descending
+	i := len(t) - 1
+	if v <= t[i] {
+		return // not among them (most rows of a long session)
 	}
-	for i := range a.top { // the best few, descending
-		if v > a.top[i] {
-			copy(a.top[i+1:], a.top[i:len(a.top)-1])
-			a.top[i] = v
-			break
-		}
+	for ; i > 0 && v > t[i-1]; i-- { // shifted in place: no copy call per row
+		t[i] = t[i-1]
 	}
+	t[i] = v
 }
 
 // plainPass walks every matching message of a plain query, in rowid order,
