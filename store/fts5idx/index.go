@@ -113,7 +113,9 @@ func contiguous(runs []run, buf []Posting) (from, to int, ok bool) {
 		if r.dels > 0 {
 			return 0, 0, false
 		}
-		if i > 0 && (r.from != runs[i-1].to || (r.to > r.from && runs[i-1].to > runs[i-1].from && buf[r.from].Rowid <= buf[r.from-1].Rowid)) {
+		// buf[r.from-1] is the last row of the runs before (they are
+		// contiguous), whichever of them was the last to hold one.
+		if i > 0 && (r.from != runs[i-1].to || (r.to > r.from && r.from > runs[0].from && buf[r.from].Rowid <= buf[r.from-1].Rowid)) {
 			return 0, 0, false
 		}
 	}

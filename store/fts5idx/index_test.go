@@ -385,3 +385,29 @@ func appendVarint(b []byte, v uint64) []byte {
 	}
 	return b
 }
+
+// TestContiguous: segments' doclists decoded one after another are a
+// term's rows as they are only when each starts after the one before ends,
+// in the buffer and in rowid order (an empty one between them too), with
+// no delete marker.
+func TestContiguous(t *testing.T) {
+	buf := []Posting{{Rowid: 1, Tf: 1}, {Rowid: 5, Tf: 1}, {Rowid: 3, Tf: 1}, {Rowid: 9, Tf: 1}}
+	cases := []struct {
+		name string
+		runs []run
+		ok   bool
+	}{
+		{"a gap in the buffer", []run{{0, 2, 0}, {3, 4, 0}}, false},
+		{"one run", []run{{0, 2, 0}}, true},
+		{"overlapping rowids", []run{{0, 2, 0}, {2, 4, 0}}, false},
+		{"overlapping across an empty run", []run{{0, 2, 0}, {2, 2, 0}, {2, 4, 0}}, false},
+		{"ascending across an empty run", []run{{2, 3, 0}, {3, 3, 0}, {3, 4, 0}}, true},
+		{"a delete marker", []run{{2, 3, 0}, {3, 4, 1}}, false},
+		{"none", nil, false},
+	}
+	for _, tc := range cases {
+		if _, _, ok := contiguous(tc.runs, buf); ok != tc.ok {
+			t.Errorf("%s: contiguous %v, want %v", tc.name, ok, tc.ok)
+		}
+	}
+}
