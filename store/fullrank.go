@@ -495,12 +495,8 @@ func phraseRowsAt(lists []fts5idx.Doclist, offs []int, cols uint64, initial bool
 // seekRow advances *cur along ps (ascending rowids) to the first row not
 // before row, and reports whether that row is row.
 func seekRow(ps []fts5idx.Posting, cur *int, row int64) bool {
-	j := *cur
-	for j < len(ps) && ps[j].Rowid < row {
-		j++
-	}
-	*cur = j
-	return j < len(ps) && ps[j].Rowid == row
+	*cur = fts5idx.Seek(ps, *cur, row)
+	return *cur < len(ps) && ps[*cur].Rowid == row
 }
 
 // evalExpr returns the rowids (ascending) that satisfy the expression.

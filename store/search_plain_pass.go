@@ -4,7 +4,6 @@ import (
 	"cmp"
 	"math"
 	"slices"
-	"sort"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -217,9 +216,8 @@ func (p *plainPass) gather(sessions []*plainSess, nSess int) {
 	in := make([][]fts5idx.Posting, len(p.docs))
 	for _, sp := range mergeSpans(spans) {
 		for i, d := range p.docs {
-			lo := sort.Search(len(d), func(k int) bool { return d[k].Rowid >= sp[0] })
-			hi := lo + sort.Search(len(d)-lo, func(k int) bool { return d[lo+k].Rowid > sp[1] })
-			in[i] = d[lo:hi]
+			lo := fts5idx.Seek(d, 0, sp[0])
+			in[i] = d[lo:fts5idx.Seek(d, lo, sp[1]+1)]
 		}
 		p.eachOf(in, only, batch[:0], add)
 	}
@@ -253,7 +251,7 @@ rows:
 	for _, p := range order[0] {
 		for i := 1; i < len(order); i++ {
 			l := order[i]
-			j := seekPosting(l, cur[i], p.Rowid)
+			j := fts5idx.Seek(l, cur[i], p.Rowid)
 			cur[i] = j
 			if j >= len(l) {
 				break rows
@@ -265,19 +263,4 @@ rows:
 		out = append(out, p.Rowid)
 	}
 	return out
-}
-
-// seekPosting returns the first index at or after from whose rowid is at
-// least id: a galloping search, as cheap for the next row as for a far one.
-func seekPosting(l []fts5idx.Posting, from int, id int64) int {
-	if from >= len(l) || l[from].Rowid >= id {
-		return from
-	}
-	step := 1
-	for from+step < len(l) && l[from+step].Rowid < id {
-		step *= 2
-	}
-	lo, hi := from+step/2+1, min(from+step, len(l)-1)+1 // l[from+step/2] < id
-	k, _ := slices.BinarySearchFunc(l[lo:hi], id, func(q fts5idx.Posting, id int64) int { return cmp.Compare(q.Rowid, id) })
-	return lo + k
 }

@@ -366,7 +366,7 @@ func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
 		}
 		if c := &cs[low]; next < second {
 			run := c.cur
-			k := before(run, second)
+			k := Seek(run, 0, second)
 			for _, p := range run[:k] {
 				if !p.deleted() {
 					p.pos = -1
@@ -394,17 +394,19 @@ func mergeTerms(dst []Posting, terms [][][]Posting) []Posting {
 	}
 }
 
-// before returns how many rows of run (ascending, its first below id)
-// come before id: a galloping search, as cheap for a block of one row (a
-// word's forms that are all common interleave) as a binary one for a long
-// block.
-func before(run []Posting, id int64) int {
+// Seek returns the first index at or after from whose rowid is at least
+// id (len(ps) when none is): a galloping search, as cheap for the next row
+// as a step, and for a row far on as a binary search.
+func Seek(ps []Posting, from int, id int64) int {
+	if from >= len(ps) || ps[from].Rowid >= id {
+		return from
+	}
 	step := 1
-	for step < len(run) && run[step].Rowid < id {
+	for from+step < len(ps) && ps[from+step].Rowid < id {
 		step *= 2
 	}
-	lo, hi := step/2+1, min(step, len(run)) // run[step/2] < id; run[hi] >= id, if any
-	return lo + sort.Search(hi-lo, func(k int) bool { return run[lo+k].Rowid >= id })
+	lo, hi := from+step/2+1, min(from+step, len(ps)-1)+1 // ps[from+step/2] < id
+	return lo + sort.Search(hi-lo, func(k int) bool { return ps[lo+k].Rowid >= id })
 }
 
 // cursor walks a term's runs (ascending, disjoint) as one list.

@@ -411,3 +411,27 @@ func TestContiguous(t *testing.T) {
 		}
 	}
 }
+
+// TestSeek: the galloping search finds what a step-by-step walk finds,
+// from every start, for every id around the rows.
+func TestSeek(t *testing.T) {
+	rng := rand.New(rand.NewSource(4))
+	for trial := 0; trial < 200; trial++ {
+		var ps []Posting
+		n := rng.Intn(40)
+		for id := int64(rng.Intn(5)); len(ps) < n; id += 1 + int64(rng.Intn(6)) {
+			ps = append(ps, Posting{Rowid: id, Tf: 1})
+		}
+		for from := 0; from <= len(ps); from++ {
+			for id := int64(-1); id < 250; id++ {
+				want := from
+				for want < len(ps) && ps[want].Rowid < id {
+					want++
+				}
+				if got := Seek(ps, from, id); got != want {
+					t.Fatalf("rows %v, from %d, id %d: %d, want %d", ps, from, id, got, want)
+				}
+			}
+		}
+	}
+}
