@@ -95,6 +95,16 @@ type normTable struct {
 	avgdl float64
 }
 
+// norm is BM25's length normalisation of row id, k1 (1 - b + b dl/avgdl),
+// as FTS5 computes it (a row not cached yet: the average length).
+func (t normTable) norm(id int64) float64 {
+	d := t.avgdl
+	if id >= 0 && id < int64(len(t.lens)) {
+		d = float64(t.lens[id])
+	}
+	return bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
+}
+
 // normTable is the table the index reads, for scoring.
 func (ix *ftsIndex) normTable() normTable {
 	return normTable{name: ix.src.table, lens: ix.lens, avgdl: ix.avgdl()}
@@ -113,13 +123,8 @@ func (r *rankedMatches) best(m int) []scored {
 		// as below without looking each up.
 		t, idf := tables[0], r.idf[0]
 		for _, p := range r.phrases[0] {
-			d := t.avgdl
-			if p.Rowid >= 0 && p.Rowid < int64(len(t.lens)) {
-				d = float64(t.lens[p.Rowid])
-			}
-			norm := bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
 			tf := float64(p.Tf)
-			if x := (scored{rowid: p.Rowid, score: idf * tf * (bm25K1 + 1) / (tf + norm)}); len(h) < m || x.better(h[0]) {
+			if x := (scored{rowid: p.Rowid, score: idf * tf * (bm25K1 + 1) / (tf + t.norm(p.Rowid))}); len(h) < m || x.better(h[0]) {
 				h = keepBest(h, m, x, scored.better)
 			}
 		}
@@ -129,25 +134,16 @@ func (r *rankedMatches) best(m int) []scored {
 	norm := make([]float64, len(tables))
 	for _, id := range r.rows {
 		for g, t := range tables {
-			d := t.avgdl
-			if id >= 0 && id < int64(len(t.lens)) {
-				d = float64(t.lens[id])
-			}
-			norm[g] = bm25K1 * (1 - bm25B + bm25B*d/t.avgdl)
+			norm[g] = t.norm(id)
 		}
 		var sc float64
 		for i, ps := range r.phrases {
-			j := cur[i]
-			for j < len(ps) && ps[j].Rowid < id {
-				j++
-			}
-			cur[i] = j
-			if j < len(ps) && ps[j].Rowid == id {
+			if seekRow(ps, &cur[i], id) {
 				g := 0
 				if r.group != nil {
 					g = r.group[i] // a mixed query's phrase, normalised by its own table
 				}
-				tf := float64(ps[j].Tf)
+				tf := float64(ps[cur[i]].Tf)
 				sc += r.idf[i] * tf * (bm25K1 + 1) / (tf + norm[g])
 			}
 		}
@@ -578,7 +574,6 @@ func difference(a, b []int64) []int64 {
 	return out
 }
 
-// best returns the m best rows of r, best first.
 // fullRank answers the final phase of a relevance-ordered search over
 // every match. It returns errFullRankNA when the query or the table is one
 // it does not read; the caller then ranks as before.

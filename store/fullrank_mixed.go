@@ -38,11 +38,18 @@ const (
 // mixedRead gathers the phrases of a mixed query, table by table, into one
 // rankedMatches whose phrases each know their table.
 type mixedRead struct {
-	s    *Store
-	c    *conn
-	r    *rankedMatches
-	ixs  map[string]*ftsIndex
-	read map[[2]string]*rankedMatches // a word the query repeats is read once (it still counts twice, as in FTS5)
+	s      *Store
+	c      *conn
+	r      *rankedMatches
+	opened map[string]mixedTable
+	read   map[[2]string]*rankedMatches // a word the query repeats is read once (it still counts twice, as in FTS5)
+}
+
+// mixedTable is a table a mixed query reads: its index and its place in
+// rankedMatches.tables, which normalises its phrases.
+type mixedTable struct {
+	ix    *ftsIndex
+	group int
 }
 
 // fullRankMixed evaluates a mixed CJK + Latin query (p.expr on p.table, the
@@ -58,7 +65,7 @@ func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
 			return nil, errFullRankNA
 		}
 	}
-	m := &mixedRead{s: s, c: c, r: &rankedMatches{}, ixs: map[string]*ftsIndex{}, read: map[[2]string]*rankedMatches{}}
+	m := &mixedRead{s: s, c: c, r: &rankedMatches{}, opened: map[string]mixedTable{}, read: map[[2]string]*rankedMatches{}}
 	rows, err := m.add(p.table, p.expr, nil)
 	if err != nil {
 		return nil, err
@@ -92,23 +99,20 @@ func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
 // none of them (it scores on another table already). It returns the rows
 // expr matches, except included.
 func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
-	ix, ok := m.ixs[table]
+	t, ok := m.opened[table]
 	if !ok {
-		var err error
-		if ix, err = m.s.openIndex(m.c, table); err != nil {
+		ix, err := m.s.openIndex(m.c, table)
+		if err != nil {
 			return nil, err
 		}
-		m.ixs[table] = ix
+		t = mixedTable{ix: ix, group: len(m.r.tables)}
+		m.opened[table] = t
 		m.r.tables = append(m.r.tables, ix.normTable())
-	}
-	g := 0
-	for g < len(m.r.tables) && m.r.tables[g].name != table {
-		g++
 	}
 	part, ok := m.read[[2]string{table, expr}]
 	if !ok {
 		var err error
-		if part, err = ix.matches(expr); err != nil {
+		if part, err = t.ix.matches(expr); err != nil {
 			return nil, err
 		}
 		m.read[[2]string{table, expr}] = part
@@ -120,7 +124,7 @@ func (m *mixedRead) add(table, expr string, except []int64) ([]int64, error) {
 		}
 		m.r.phrases = append(m.r.phrases, ps)
 		m.r.idf = append(m.r.idf, part.idf[i]) // from the phrase's whole doclist, as FTS5 computes it
-		m.r.group = append(m.r.group, g)
+		m.r.group = append(m.r.group, t.group)
 	}
 	m.r.scanned = m.r.scanned || part.scanned
 	return part.rows, nil

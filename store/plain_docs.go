@@ -58,13 +58,15 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 				keys = append(keys, k)
 			}
 			lists := make([]fts5idx.Doclist, 0, len(keys))
+			posKept := make([]bool, 0, len(keys)) // lists[i] is in kept, for its positions
 			// A word's inflections (error: errors, errored, ...; mostly in
 			// no message, and an absent term costs a lookup as a present one
 			// does) are read in one scan of their common prefix.
+			withPos := func(k wordKey) bool { return !k.scan && k.key[0] == fts5idx.Main && keep[string(k.key[1:])] }
 			var among [][]byte // whole words of the main index, positions not needed
 			var rest []wordKey
 			for _, k := range keys {
-				if !k.scan && k.key[0] == fts5idx.Main && !keep[string(k.key[1:])] {
+				if !k.scan && !withPos(k) && k.key[0] == fts5idx.Main {
 					among = append(among, k.key)
 				} else {
 					rest = append(rest, k)
@@ -75,10 +77,9 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 				if err != nil {
 					return nil, indexErr(err)
 				}
-				lists = append(lists, d)
+				lists, posKept = append(lists, d), append(posKept, false)
 				keys = rest
 			}
-			withPos := func(k wordKey) bool { return !k.scan && k.key[0] == fts5idx.Main && keep[string(k.key[1:])] }
 			for _, k := range keys {
 				d, err := fts5idx.Postings(ix.src, ix.st, k.key, k.scan, withPos(k))
 				if err != nil {
@@ -87,7 +88,7 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 				if withPos(k) {
 					kept[string(k.key[1:])] = d
 				}
-				lists = append(lists, d)
+				lists, posKept = append(lists, d), append(posKept, withPos(k))
 			}
 			d, merged := fts5idx.Combine(lists...)
 			if !merged {
@@ -96,10 +97,10 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 			}
 			held = append(held, d)
 			for i, l := range lists {
-				if i < len(lists)-len(keys) || !withPos(keys[i-(len(lists)-len(keys))]) {
-					l.Recycle() // merged into d
+				if posKept[i] {
+					held = append(held, l)
 				} else {
-					held = append(held, l) // its positions are kept
+					l.Recycle() // merged into d
 				}
 			}
 			return d.Rows, nil

@@ -169,8 +169,9 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if ok, err := sm.refresh(c, s.layout, s); err != nil || !ok {
 		return res, errors.Join(errFullRankNA, err)
 	}
+	phrase := unicode61Tokens(pq.phrase)
 	phraseToks := map[string]bool{}
-	for _, tok := range unicode61Tokens(pq.phrase) {
+	for _, tok := range phrase {
 		phraseToks[tok] = true
 	}
 	docs, kept, release, err := plainDocs(ix, &pq, phraseToks)
@@ -223,12 +224,12 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	// Which messages hold the query's words in order, before scoring: it
 	// is part of a message's value.
 	var inOrder map[int64]bool
-	if len(unicode61Tokens(pq.phrase)) >= 2 {
-		if inOrder, err = phraseMessages(ix, pq.phrase, func() []int64 { return intersectRows(docs) }, kept); err != nil {
+	if len(phrase) >= 2 {
+		if inOrder, err = phraseMessages(ix, phrase, docs, kept); err != nil {
 			return res, err
 		}
 	}
-	sc := plainPass{ps: ps, docs: docs, ix: ix, avgdl: ix.avgdl(), of: of, at: at, meta: meta,
+	sc := plainPass{ps: ps, docs: docs, ix: ix, of: of, at: at, meta: meta,
 		since: since, until: until, inOrder: inOrder}
 	// Every matching message is scored once, into its session's key; no
 	// message is kept (a common word has hundreds of thousands): the listed
@@ -304,14 +305,13 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	return s.plainHits(c, res, listed, pq, f)
 }
 
-// phraseMessages returns messages that hold the phrase itself: its tokens
-// one after another, as an FTS5 phrase query matches them, read from the
-// position lists; every such message among those holding every word (it
-// may return others). Doclists already read with their positions are
-// known; the other tokens' are read for the messages holding every word
-// only (ids: ascending, called only then).
-func phraseMessages(ix *ftsIndex, phrase string, ids func() []int64, known map[string]fts5idx.Doclist) (map[int64]bool, error) {
-	toks := unicode61Tokens(phrase)
+// phraseMessages returns messages that hold the phrase itself, its tokens
+// toks one after another, as an FTS5 phrase query matches them, read from
+// the position lists: every such message among those holding every word
+// of docs (it may return others). Doclists already read with their
+// positions are known; the other tokens' are read for the messages holding
+// every word only.
+func phraseMessages(ix *ftsIndex, toks []string, docs [][]fts5idx.Posting, known map[string]fts5idx.Doclist) (map[int64]bool, error) {
 	out := map[int64]bool{}
 	if len(toks) < 2 {
 		return out, nil
@@ -324,7 +324,7 @@ func phraseMessages(ix *ftsIndex, phrase string, ids func() []int64, known map[s
 			continue
 		}
 		if only == nil {
-			rows := ids()
+			rows := intersectRows(docs)
 			if len(rows) == 0 {
 				return out, nil
 			}

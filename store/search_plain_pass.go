@@ -45,7 +45,6 @@ type plainPass struct {
 	ps           plainScorer
 	docs         [][]fts5idx.Posting
 	ix           *ftsIndex
-	avgdl        float64
 	of           []int32
 	at           []int32
 	meta         []sessionMeta
@@ -65,7 +64,7 @@ func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs [
 	// A session's messages mostly follow one another: its key is kept in
 	// a local while they do, and stored when another session's comes.
 	cur, a := int32(-1), sessAcc{}
-	p.each(nil, func(rows []scoredRow) {
+	p.each(p.docs, nil, make([]scoredRow, 0, 1024), func(rows []scoredRow) {
 		for _, r := range rows {
 			if r.o != cur {
 				if cur >= 0 {
@@ -99,23 +98,18 @@ type scoredRow struct {
 	o  int32   // its session
 }
 
-// each calls fn with every matching message the session map knows and
-// since/until keep, a batch at a time, in rowid order: its session, id,
-// value (BM25 over the words, plus the in-order bonus, doubled for its
-// session's first message) and words. With only, the messages of the
-// other sessions are skipped unscored. A batch is valid during the call.
-func (p *plainPass) each(only []bool, fn func(rows []scoredRow)) {
-	p.eachOf(p.docs, only, make([]scoredRow, 0, 1024), fn)
-}
-
-// eachOf is each over docs, the words' rows or a rowid range of them,
-// batched in batch.
-func (p *plainPass) eachOf(docs [][]fts5idx.Posting, only []bool, batch []scoredRow, fn func(rows []scoredRow)) {
+// each calls fn with every message of docs (the words' rows, or a rowid
+// range of them) that the session map knows and since/until keep, a batch
+// (in batch's memory) at a time, in rowid order: its session, id, value
+// (BM25 over the words, plus the in-order bonus, doubled for its session's
+// first message) and words. With only, the messages of the other sessions
+// are skipped unscored. A batch is valid during the call.
+func (p *plainPass) each(docs [][]fts5idx.Posting, only []bool, batch []scoredRow, fn func(rows []scoredRow)) {
 	of, at, idf, meta := p.of, p.at, p.ps.idf, p.meta
 	phrases := len(p.inOrder) > 0
 	// BM25's length normalisation, k1 (1 - b + b dl/avgdl), as a + bl dl:
 	// no division per row.
-	a, bl := bm25K1*(1-bm25B), bm25K1*bm25B/p.avgdl
+	a, bl := bm25K1*(1-bm25B), bm25K1*bm25B/p.ix.avgdl()
 	// session returns a row's session, false for one to skip.
 	session := func(id int64) (int32, bool) {
 		if id >= int64(len(of)) || of[id] < 0 || int(of[id]) >= len(meta) {
@@ -219,7 +213,7 @@ func (p *plainPass) gather(sessions []*plainSess, nSess int) {
 			lo := fts5idx.Seek(d, 0, sp[0])
 			in[i] = d[lo:fts5idx.Seek(d, lo, sp[1]+1)]
 		}
-		p.eachOf(in, only, batch[:0], add)
+		p.each(in, only, batch[:0], add)
 	}
 }
 

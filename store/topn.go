@@ -6,21 +6,11 @@ import "slices"
 // O(len(all) log m): a broad query has hundreds of thousands of rows and a
 // page needs a few hundred.
 func topN[T any](all []T, m int, better func(a, b T) bool) []T {
-	each := func(yield func(T)) {
-		for _, x := range all {
-			yield(x)
-		}
-	}
-	return topNOf(each, min(m, len(all)), better)
-}
-
-// topNOf is topN over the items each yields, none of them kept but the
-// best m: a ranking scores every match as it goes.
-func topNOf[T any](each func(yield func(T)), m int, better func(a, b T) bool) []T {
+	m = min(m, len(all))
 	h := make([]T, 0, max(m, 0))
-	each(func(x T) {
+	for _, x := range all {
 		h = keepBest(h, m, x, better)
-	})
+	}
 	return sortBest(h, better)
 }
 
