@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Full ranking: bm25 over every match, computed in Go from the index.
@@ -230,9 +232,9 @@ func (s *Store) fullRankMatches(c *conn, p match) (*rankedMatches, error) {
 // matches evaluates expr over the index's doclists.
 func (ix *ftsIndex) matches(expr string) (*rankedMatches, error) {
 	t, src, st := ix.t, ix.src, ix.st
-	tokenize := unicode61Tokens
+	tokenize := analysis.Unicode61Tokens
 	if t.trigram {
-		tokenize = trigramTokens
+		tokenize = analysis.TrigramTokens
 	}
 	tree, ok := parseFTSExpr(expr, tokenize, t.names)
 	if !ok {
@@ -618,7 +620,7 @@ func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res
 			}
 			byID := make(map[int64]candidate, len(batch))
 			sql := "SELECT " + s.hitColumns("''", "0") + " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
-				placeholders(len(ids)) + ") AND " + filter
+				sqlutil.Placeholders(len(ids)) + ") AND " + filter
 			err := c.query(sql, append(ids, fargs...), func(st stmtRow) error {
 				h := scanHit(st, p.index)
 				byID[h.MessageID] = candidate{hit: h}
@@ -704,7 +706,7 @@ func (s *Store) snippets(c *conn, q parsedQuery, f SearchFilter, p match, scanne
 	}
 	if len(want) <= snippetsByIndexMax && !scanned && !p.goMark {
 		args := append(append(append([]any{}, p.snipArg...), p.expr), want...)
-		return c.query("SELECT "+p.table+".rowid, "+p.snippet+" FROM "+p.table+" WHERE "+p.table+" MATCH ? AND "+p.table+".rowid IN ("+placeholders(len(want))+")",
+		return c.query("SELECT "+p.table+".rowid, "+p.snippet+" FROM "+p.table+" WHERE "+p.table+" MATCH ? AND "+p.table+".rowid IN ("+sqlutil.Placeholders(len(want))+")",
 			args, func(st stmtRow) error {
 				if i, ok := at[st.ColumnInt64(0)]; ok {
 					hits[i].Snippet = strings.TrimSpace(st.ColumnText(1))
@@ -725,9 +727,9 @@ func snippetTexts(c *conn, ids []any, fn func(id int64, text string)) error {
 	if len(ids) == 0 {
 		return nil
 	}
-	sql := fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, placeholders(len(ids)))
+	sql := fmt.Sprintf("SELECT m.id, substr(%s, 1, %d) FROM messages m WHERE m.id IN (%s)", haystack, snippetTextMax, sqlutil.Placeholders(len(ids)))
 	return c.query(sql, ids, func(st stmtRow) error {
-		fn(st.ColumnInt64(0), DecodeContent(st.ColumnText(1)))
+		fn(st.ColumnInt64(0), analysis.DecodeContent(st.ColumnText(1)))
 		return nil
 	})
 }

@@ -8,6 +8,7 @@ import (
 	"sync/atomic"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 // ftsTable is what full ranking needs to know of one FTS5 table, read
@@ -286,7 +287,7 @@ func verifyLens(c *conn, table string, lens []uint32, ids []int64) (bool, error)
 		args[i] = id
 	}
 	same := true
-	err := c.query("SELECT id, sz FROM "+table+"_docsize WHERE id IN ("+placeholders(len(ids))+")", args, func(st stmtRow) error {
+	err := c.query("SELECT id, sz FROM "+table+"_docsize WHERE id IN ("+sqlutil.Placeholders(len(ids))+")", args, func(st stmtRow) error {
 		id := st.ColumnInt64(0)
 		if id < 0 || id >= int64(len(lens)) || lens[id] != sumVarints(st.ColumnRawBlob(1)) {
 			same = false
@@ -294,8 +295,4 @@ func verifyLens(c *conn, table string, lens []uint32, ids []int64) (bool, error)
 		return nil
 	})
 	return same, err
-}
-
-func placeholders(n int) string {
-	return strings.TrimSuffix(strings.Repeat("?,", n), ",")
 }

@@ -7,6 +7,8 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // fullRankCorpus writes n messages over a small vocabulary (so that common
@@ -240,15 +242,15 @@ func TestParseFTSExpr(t *testing.T) {
 		{`("a"`, false, 0},
 		{`"" OR "a"`, false, 0},
 	} {
-		tree, ok := parseFTSExpr(tc.expr, unicode61Tokens, []string{"content", "tool_name"})
+		tree, ok := parseFTSExpr(tc.expr, analysis.Unicode61Tokens, []string{"content", "tool_name"})
 		if ok != tc.ok || (ok && len(tree.phrases) != tc.phrases) {
 			t.Errorf("%s: ok %v phrases %d, want %v %d", tc.expr, ok, len(tree.phrases), tc.ok, tc.phrases)
 		}
 	}
-	if got := strings.Join(unicode61Tokens("Café RÉSUMÉ naïve-x_y 部署"), " "); got != "cafe resume naive x y 部署" {
+	if got := strings.Join(analysis.Unicode61Tokens("Café RÉSUMÉ naïve-x_y 部署"), " "); got != "cafe resume naive x y 部署" {
 		t.Errorf("unicode61Tokens = %q", got)
 	}
-	if got := strings.Join(trigramTokens("内存泄漏"), " "); got != "内存泄 存泄漏" {
+	if got := strings.Join(analysis.TrigramTokens("内存泄漏"), " "); got != "内存泄 存泄漏" {
 		t.Errorf("trigramTokens = %q", got)
 	}
 }

@@ -3,6 +3,8 @@ package store
 import (
 	"slices"
 	"strings"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Query is a search query as the store parsed it: what a caller needs to
@@ -51,8 +53,8 @@ func (q parsedQuery) export() Query {
 	var out Query
 	for _, t := range q.positiveTerms() {
 		qt := QueryTerm{Text: t.text, Phrase: t.quoted, Prefix: t.prefix}
-		for _, p := range scriptPieces(t.text) {
-			qt.Pieces = append(qt.Pieces, Piece{Text: p.text, CJK: p.cjk})
+		for _, p := range analysis.Pieces(t.text) {
+			qt.Pieces = append(qt.Pieces, Piece{Text: p.Text, CJK: p.CJK})
 		}
 		out.Terms = append(out.Terms, qt)
 	}

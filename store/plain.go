@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Plain queries.
@@ -78,15 +79,15 @@ func readPlain(raw string, columns []string, typing bool, now time.Time) (plainQ
 	}
 	var words []string
 	for _, t := range toks {
-		if hasCJK(t.text) {
+		if analysis.HasCJK(t.text) {
 			return plainQuery{}, false
 		}
-		words = append(words, wordRuns(t.text)...) // a compound (docker-compose) by its words
+		words = append(words, analysis.WordRuns(t.text)...) // a compound (docker-compose) by its words
 	}
 	if len(words) == 0 {
 		return plainQuery{}, false
 	}
-	typed := typing && !endsInSpace(raw) && isWordRune(lastRune(raw))
+	typed := typing && !endsInSpace(raw) && analysis.IsWordRune(lastRune(raw))
 	var pq plainQuery
 	pq.date, words = findDate(words, now)
 	if len(words) >= 2 && len(words) <= 12 {

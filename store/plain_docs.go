@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // plainDocs reads every row of each word (all its forms; a word still
@@ -40,12 +41,12 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 			}
 			var keys []wordKey
 			for _, f := range w.forms {
-				if toks := unicode61Tokens(f); len(toks) == 1 {
+				if toks := analysis.Unicode61Tokens(f); len(toks) == 1 {
 					keys = append(keys, wordKey{key: append([]byte{fts5idx.Main}, toks[0]...)})
 				}
 			}
 			if prefix {
-				toks := unicode61Tokens(w.text)
+				toks := analysis.Unicode61Tokens(w.text)
 				if len(toks) != 1 {
 					return nil, errFullRankNA
 				}

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // plainReference ranks a plain query's sessions the slow, obvious way, for
@@ -62,12 +64,12 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 		forms := map[string]uint64{}
 		for i, w := range pq.words {
 			for _, f := range w.forms {
-				for _, tok := range unicode61Tokens(f) {
+				for _, tok := range analysis.Unicode61Tokens(f) {
 					forms[tok] |= 1 << i
 				}
 			}
 		}
-		phrase := unicode61Tokens(pq.phrase)
+		phrase := analysis.Unicode61Tokens(pq.phrase)
 		type msg struct {
 			id      int64
 			session string
@@ -85,7 +87,7 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 			}); err != nil {
 				return err
 			}
-			toks := unicode61Tokens(text)
+			toks := analysis.Unicode61Tokens(text)
 			tf := make([]float64, n)
 			for _, tok := range toks {
 				for i := 0; i < n; i++ {
@@ -135,7 +137,7 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 				se.first = s.ColumnInt64(0)
 				return nil
 			})
-			for _, tok := range tokens(se.title) {
+			for _, tok := range analysis.Tokens(se.title) {
 				for i, w := range pq.words {
 					if slices.Contains(w.forms, tok) {
 						se.tmask |= 1 << i

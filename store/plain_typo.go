@@ -3,6 +3,8 @@ package store
 import (
 	"strings"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Typos in a plain query.
@@ -79,7 +81,7 @@ func (s *Store) bestNeighbour(c *conn, cands []string) (string, error) {
 	err := c.query("SELECT "+haystack+" FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid"+
 		" WHERE messages_fts MATCH ? ORDER BY messages_fts.rowid DESC LIMIT ?", []any{strings.Join(parts, " OR "), typoSampleRows},
 		func(st stmtRow) error {
-			for _, tok := range tokens(DecodeContent(st.ColumnText(0))) {
+			for _, tok := range analysis.Tokens(analysis.DecodeContent(st.ColumnText(0))) {
 				if set[tok] {
 					counts[tok]++
 				}

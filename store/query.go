@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // maxQueryRunes caps the query as Hermes does (MAX_FTS5_QUERY_CHARS).
@@ -237,7 +239,7 @@ func capNear(toks []qtok) int {
 // termWeight is what a leaf costs against maxQueryTerms: FTS5 reads one
 // doclist per word of a phrase.
 func termWeight(t qtok) int {
-	return max(1, len(wordRuns(t.text)))
+	return max(1, len(analysis.WordRuns(t.text)))
 }
 
 // capTerms keeps the query up to its maxQueryTerms-th term (a phrase or
@@ -264,7 +266,7 @@ func capTerms(toks []qtok) ([]qtok, int) {
 			if w > budget {
 				dropped += w - budget
 				if budget > 0 {
-					t.text = strings.Join(wordRuns(t.text)[:budget], " ")
+					t.text = strings.Join(analysis.WordRuns(t.text)[:budget], " ")
 					out = append(out, t)
 				}
 				budget, cut = 0, i
@@ -661,3 +663,31 @@ func ftsTerm(t qtok) string {
 	}
 	return s
 }
+
+// cjkTermExpr turns one query term (a word run that contains CJK) into an
+// FTS5 expression over recall_fts_cjk: each CJK piece becomes the phrase of
+// its bigrams, or a prefix query for a single character; Latin pieces are
+// plain terms; pieces are ANDed.
+func cjkTermExpr(term string) string {
+	var parts []string
+	for _, p := range analysis.Pieces(term) {
+		if !p.CJK {
+			parts = append(parts, quoteFTS(strings.ToLower(p.Text)))
+			continue
+		}
+		rs := []rune(p.Text)
+		if len(rs) == 1 {
+			parts = append(parts, quoteFTS(p.Text)+"*")
+			continue
+		}
+		grams := make([]string, 0, len(rs)-1)
+		for i := 0; i+1 < len(rs); i++ {
+			grams = append(grams, string(rs[i:i+2]))
+		}
+		parts = append(parts, quoteFTS(strings.Join(grams, " ")))
+	}
+	return strings.Join(parts, " AND ")
+}
+
+// quoteFTS makes s one FTS5 string (a term or phrase), escaping quotes.
+func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Ranking broad queries.
@@ -43,7 +45,7 @@ type rankTerm struct {
 func rankTerms(q parsedQuery) []rankTerm {
 	var out []rankTerm
 	for _, t := range q.positiveTerms() {
-		for _, w := range wordRuns(strings.ToLower(t.text)) {
+		for _, w := range analysis.WordRuns(strings.ToLower(t.text)) {
 			out = append(out, rankTerm{text: w, prefix: t.prefix})
 		}
 	}
@@ -128,8 +130,8 @@ func goSnippet(text string, q parsedQuery) string {
 	lower := strings.ToLower(text)
 	pos := -1
 	for _, t := range q.positiveTerms() {
-		for _, p := range scriptPieces(strings.ToLower(t.text)) {
-			if i := strings.Index(lower, p.text); i >= 0 && (pos < 0 || i < pos) {
+		for _, p := range analysis.Pieces(strings.ToLower(t.text)) {
+			if i := strings.Index(lower, p.Text); i >= 0 && (pos < 0 || i < pos) {
 				pos = i
 			}
 		}

@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // A query's route, in one place: parse (query.go) -> plan (here: which
@@ -132,9 +134,9 @@ type queryShape struct {
 func shapeOf(q parsedQuery) queryShape {
 	sh := queryShape{allLong: true}
 	for _, t := range q.terms() {
-		if hasCJK(t.text) {
+		if analysis.HasCJK(t.text) {
 			sh.anyCJK = true
-			if cjkCount(t.text) < 3 {
+			if analysis.CJKCount(t.text) < 3 {
 				sh.allLong = false
 			}
 		} else if n := utf8.RuneCountInString(t.text); n < 3 || n > maxSubstringRunes {

@@ -7,6 +7,9 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // rankCandidates bounds the Go ranking of what full ranking (fullrank.go,
@@ -143,23 +146,13 @@ func (l layout) ftsColumns() []string {
 	return []string{"content"}
 }
 
-func cjkCount(s string) int {
-	n := 0
-	for _, r := range s {
-		if isCJK(r) {
-			n++
-		}
-	}
-	return n
-}
-
 // cjkExpressible: the bigram index answers queries whose leaves all contain
 // CJK (any operators), or plain ANDs mixing CJK and Latin terms (the Latin
 // ones are checked against messages_fts).
 func cjkExpressible(q parsedQuery) bool {
 	allCJK := true
 	for _, t := range q.terms() {
-		if !hasCJK(t.text) {
+		if !analysis.HasCJK(t.text) {
 			allCJK = false
 		}
 	}
@@ -204,14 +197,14 @@ func (s *Store) match(q parsedQuery, index Index) match {
 		if q.conjunctive() {
 			var cjkParts, latinParts []string
 			for _, t := range q.terms() {
-				if hasCJK(t.text) {
+				if analysis.HasCJK(t.text) {
 					cjkParts = append(cjkParts, "("+cjkTermExpr(t.text)+")")
 					if needle == "" {
 						needle = firstCJKPiece(t.text)
 					}
 				} else {
 					latinParts = append(latinParts, haystack+" LIKE ? ESCAPE '\\'")
-					p.latinArgs = append(p.latinArgs, "%"+escapeLike(t.text)+"%")
+					p.latinArgs = append(p.latinArgs, "%"+sqlutil.EscapeLike(t.text)+"%")
 					p.latinTerms = append(p.latinTerms, t)
 				}
 			}
@@ -266,9 +259,9 @@ func firstText(q parsedQuery) string {
 }
 
 func firstCJKPiece(s string) string {
-	for _, p := range scriptPieces(s) {
-		if p.cjk {
-			return p.text
+	for _, p := range analysis.Pieces(s) {
+		if p.CJK {
+			return p.Text
 		}
 	}
 	return s
@@ -296,11 +289,11 @@ func (s *Store) filterSQL(f SearchFilter) (string, []any) {
 	where := []string{s.layout.visibleMessage()}
 	var args []any
 	if len(f.Roles) > 0 {
-		where, args = inClause(where, args, "m.role IN", f.Roles)
+		where, args = sqlutil.InClause(where, args, "m.role IN", f.Roles)
 	}
-	where, args = inClause(where, args, "s.source IN", f.Sources)
-	where, args = inClause(where, args, "s.source NOT IN", f.ExcludeSources)
-	where, args = inClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
+	where, args = sqlutil.InClause(where, args, "s.source IN", f.Sources)
+	where, args = sqlutil.InClause(where, args, "s.source NOT IN", f.ExcludeSources)
+	where, args = sqlutil.InClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
 	where, args = s.cwdClause(where, args, f.Cwd)
 	if !f.Since.IsZero() {
 		where, args = append(where, "m.timestamp >= ?"), append(args, f.Since)
@@ -415,7 +408,7 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
 	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
-		cands = append(cands, candidate{hit: scanHit(st, p.index), text: DecodeContent(st.ColumnText(hitColumnCount))})
+		cands = append(cands, candidate{hit: scanHit(st, p.index), text: analysis.DecodeContent(st.ColumnText(hitColumnCount))})
 		return nil
 	})
 	res.Complete = len(cands) < rankCandidates // else older matches were not ranked

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 // haystack is the text a LIKE scan reads: the same fields the FTS tables index.
@@ -25,7 +27,7 @@ func likeSQL(q parsedQuery) (string, []any) {
 		switch t.kind {
 		case tTerm:
 			b.WriteString(haystack + " LIKE ? ESCAPE '\\'")
-			args = append(args, "%"+escapeLike(t.text)+"%")
+			args = append(args, "%"+sqlutil.EscapeLike(t.text)+"%")
 		case tNear:
 			b.WriteString("(")
 			for i, k := range t.kids {
@@ -33,7 +35,7 @@ func likeSQL(q parsedQuery) (string, []any) {
 					b.WriteString(" AND ")
 				}
 				b.WriteString(haystack + " LIKE ? ESCAPE '\\'")
-				args = append(args, "%"+escapeLike(k.text)+"%")
+				args = append(args, "%"+sqlutil.EscapeLike(k.text)+"%")
 			}
 			b.WriteString(")")
 		case tAnd:

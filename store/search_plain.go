@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Session-level ranking of plain queries (plain.go says what a plain query is).
@@ -222,11 +225,11 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 			args = append(args, p.id)
 		}
 		sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack +
-			" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" + placeholders(len(args)) + ") AND " + filter
+			" FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" + sqlutil.Placeholders(len(args)) + ") AND " + filter
 		byID := make(map[int64]candidate, len(batch))
 		err = c.query(sql, append(args, fargs...), func(st stmtRow) error {
 			h := scanHit(st, IndexUnicode61)
-			byID[h.MessageID] = candidate{hit: h, text: DecodeContent(st.ColumnText(hitColumnCount))}
+			byID[h.MessageID] = candidate{hit: h, text: analysis.DecodeContent(st.ColumnText(hitColumnCount))}
 			return nil
 		})
 		if err != nil {
@@ -265,7 +268,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 				sc += idf[j] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dls[i]/avgDL))
 			}
 		}
-		if pq.phrase != "" && strings.Contains(" "+strings.Join(tokens(cands[i].text), " ")+" ", " "+pq.phrase+" ") {
+		if pq.phrase != "" && strings.Contains(" "+strings.Join(analysis.Tokens(cands[i].text), " ")+" ", " "+pq.phrase+" ") {
 			sc += phraseWeight * sumIDF
 		}
 		cands[i].score = sc
@@ -454,11 +457,6 @@ func (s *Store) firstMessages(c *conn, ids []string) (map[string]int64, error) {
 	return out, err
 }
 
-// tokens are the lower-cased words of text as the matcher reads them.
-func tokens(text string) []string {
-	return strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) })
-}
-
 // titleRows finds up to plainTitleSessions sessions whose title holds a
 // word of pq and returns their first prompts' ids.
 func (s *Store) titleRows(c *conn, pq plainQuery) ([]int64, error) {
@@ -469,7 +467,7 @@ func (s *Store) titleRows(c *conn, pq plainQuery) ([]int64, error) {
 	var args []any
 	for _, w := range pq.words {
 		conds = append(conds, "s.title LIKE ? ESCAPE '\\'")
-		args = append(args, "%"+escapeLike(strings.ToLower(w.text))+"%")
+		args = append(args, "%"+sqlutil.EscapeLike(strings.ToLower(w.text))+"%")
 	}
 	var ids []string
 	err := c.query("SELECT s.id FROM sessions s WHERE "+strings.Join(conds, " OR ")+" ORDER BY s.started_at DESC LIMIT ?",

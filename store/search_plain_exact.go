@@ -7,6 +7,8 @@ import (
 	"slices"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // Session ranking of a plain query over every match.
@@ -169,7 +171,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if ok, err := sm.refresh(c, s.layout, s); err != nil || !ok {
 		return res, errors.Join(errFullRankNA, err)
 	}
-	phrase := unicode61Tokens(pq.phrase)
+	phrase := analysis.Unicode61Tokens(pq.phrase)
 	phraseToks := map[string]bool{}
 	for _, tok := range phrase {
 		phraseToks[tok] = true
@@ -362,7 +364,7 @@ func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMet
 		}
 	}
 	sql := "SELECT " + s.hitColumns("''", "0") + " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
-		placeholders(len(args)) + ") AND " + filter
+		sqlutil.Placeholders(len(args)) + ") AND " + filter
 	stale := false
 	err := c.query(sql, append(args, fargs...), func(st stmtRow) error {
 		h := scanHit(st, IndexUnicode61)

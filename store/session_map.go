@@ -3,6 +3,9 @@ package store
 import (
 	"strings"
 	"sync"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/analysis"
 )
 
 // sessionMap caches, per store, which session each message row belongs to
@@ -20,7 +23,7 @@ type sessionMap struct {
 	sessUpTo int64   // session rowids <= sessUpTo are loaded
 	byID     map[string]int32
 	meta     []sessionMeta
-	// titleWords: each word of a title (lower-cased, as tokens() splits)
+	// titleWords: each word of a title (lower-cased, as analysis.Tokens() splits)
 	// to the sessions whose title holds it.
 	titleWords map[string][]int32
 }
@@ -82,7 +85,7 @@ func (m *sessionMap) refresh(c *conn, l layout, s *Store) (ok bool, err error) {
 				o := m.ordinal(st.ColumnText(1))
 				md := &m.meta[o]
 				md.title, md.started = st.ColumnText(2), st.ColumnFloat(3)
-				for _, w := range dedupeFold(tokens(md.title)) {
+				for _, w := range dedupeFold(analysis.Tokens(md.title)) {
 					m.titleWords[w] = append(m.titleWords[w], o)
 				}
 				m.sessUpTo = st.ColumnInt64(0)
@@ -204,7 +207,7 @@ func (m *sessionMap) restore(f sessionsFile) {
 		o := m.ordinal(id)
 		md := &m.meta[o]
 		md.title, md.started, md.first = f.Titles[i], f.Started[i], f.First[i]
-		for _, w := range dedupeFold(tokens(md.title)) {
+		for _, w := range dedupeFold(analysis.Tokens(md.title)) {
 			m.titleWords[w] = append(m.titleWords[w], o)
 		}
 	}
@@ -224,7 +227,7 @@ func sameSessions(c *conn, f sessionsFile) bool {
 		args = append(args, id)
 	}
 	got := map[int64]string{}
-	err := c.query("SELECT id, session_id FROM messages WHERE id IN ("+placeholders(len(args))+")", args, func(st stmtRow) error {
+	err := c.query("SELECT id, session_id FROM messages WHERE id IN ("+sqlutil.Placeholders(len(args))+")", args, func(st stmtRow) error {
 		got[st.ColumnInt64(0)] = st.ColumnText(1)
 		return nil
 	})
