@@ -11,6 +11,7 @@ import (
 	"github.com/recall-dev/recall/store/fts5idx"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Full ranking: bm25 over every match, computed in Go from the index.
@@ -579,11 +580,11 @@ func difference(a, b []int64) []int64 {
 // fullRank answers the final phase of a relevance-ordered search over
 // every match. It returns errFullRankNA when the query or the table is one
 // it does not read; the caller then ranks as before.
-func (s *Store) fullRank(c *conn, q parsedQuery, f SearchFilter, p match, res SearchResult) (SearchResult, error) {
+func (s *Store) fullRank(c *conn, q query.Parsed, f SearchFilter, p match, res SearchResult) (SearchResult, error) {
 	return s.fullRankTry(c, q, f, p, res, false)
 }
 
-func (s *Store) fullRankTry(c *conn, q parsedQuery, f SearchFilter, p match, res SearchResult, again bool) (SearchResult, error) {
+func (s *Store) fullRankTry(c *conn, q query.Parsed, f SearchFilter, p match, res SearchResult, again bool) (SearchResult, error) {
 	orig := res
 	all, err := s.fullRankMatches(c, p)
 	if err != nil {
@@ -687,7 +688,7 @@ const snippetsByIndexMax = 24
 // word) and reads no text beyond its window; more rows, a prefix no prefix
 // index holds (scanned) and the CJK table are snippeted in Go from each
 // row's first snippetTextMax characters.
-func (s *Store) snippets(c *conn, q parsedQuery, f SearchFilter, p match, scanned bool, hits []Hit) error {
+func (s *Store) snippets(c *conn, q query.Parsed, f SearchFilter, p match, scanned bool, hits []Hit) error {
 	var want []any
 	at := map[int64]int{}
 	seen := map[string]bool{}

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Full ranking of a query that mixes CJK terms of 1-2 characters with Latin
@@ -61,7 +62,7 @@ func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
 		return nil, errFullRankNA
 	}
 	for _, t := range p.latinTerms {
-		if utf8.RuneCountInString(t.text) > maxSubstringRunes {
+		if utf8.RuneCountInString(t.Text) > maxSubstringRunes {
 			return nil, errFullRankNA
 		}
 	}
@@ -71,21 +72,21 @@ func (s *Store) fullRankMixed(c *conn, p match) (*rankedMatches, error) {
 		return nil, err
 	}
 	for _, t := range p.latinTerms {
-		if utf8.RuneCountInString(t.text) >= 3 {
-			sub, err := m.add(trigramTable, s.match(parsedQuery{toks: []qtok{t}}, IndexTrigram).expr, nil)
+		if utf8.RuneCountInString(t.Text) >= 3 {
+			sub, err := m.add(trigramTable, s.match(query.Parsed{Toks: []query.Tok{t}}, IndexTrigram).expr, nil)
 			if err != nil {
 				return nil, err
 			}
 			rows = intersect(rows, sub)
 			continue
 		}
-		words, err := m.add(wordsTable, ftsTerm(t), nil)
+		words, err := m.add(wordsTable, query.FTSTerm(t), nil)
 		if err != nil {
 			return nil, err
 		}
 		lower := t
-		lower.text = strings.ToLower(t.text) // the pieces are indexed lowercased
-		pieces, err := m.add(p.table, ftsTerm(lower), words)
+		lower.Text = strings.ToLower(t.Text) // the pieces are indexed lowercased
+		pieces, err := m.add(p.table, query.FTSTerm(lower), words)
 		if err != nil {
 			return nil, err
 		}
@@ -152,11 +153,11 @@ func (s *Store) mixedQueryText(p match) string {
 	var b strings.Builder
 	b.WriteString(p.expr)
 	for _, t := range p.latinTerms {
-		if utf8.RuneCountInString(t.text) >= 3 {
-			b.WriteString(mixedSep + trigramTable + " " + s.match(parsedQuery{toks: []qtok{t}}, IndexTrigram).expr)
+		if utf8.RuneCountInString(t.Text) >= 3 {
+			b.WriteString(mixedSep + trigramTable + " " + s.match(query.Parsed{Toks: []query.Tok{t}}, IndexTrigram).expr)
 			continue
 		}
-		b.WriteString(mixedSep + wordsTable + "|" + p.table + " " + ftsTerm(t))
+		b.WriteString(mixedSep + wordsTable + "|" + p.table + " " + query.FTSTerm(t))
 	}
 	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // fullRankCorpus writes n messages over a small vocabulary (so that common
@@ -119,7 +120,7 @@ func TestFullRankEqualsFTS5(t *testing.T) {
 		{"修改 服务端", IndexCJK},
 	} {
 		t.Run(tc.query, func(t *testing.T) {
-			q := parseQuery(tc.query, st.layout.ftsColumns(), false)
+			q := query.Parse(tc.query, st.layout.ftsColumns(), false)
 			p := st.match(q, tc.index)
 			err := st.read(context.Background(), func(c *conn) error {
 				r, err := st.fullRankMatches(c, p)

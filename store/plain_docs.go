@@ -9,6 +9,7 @@ import (
 
 	"github.com/recall-dev/recall/store/fts5idx"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // plainDocs reads every row of each word (all its forms; a word still
@@ -17,8 +18,8 @@ import (
 // position lists (the in-order bonus reads them again otherwise).
 // release gives their memory back for the next query's: after it, no row
 // they hold may be used.
-func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts5idx.Posting, kept map[string]fts5idx.Doclist, release func(), err error) {
-	docs = make([][]fts5idx.Posting, len(pq.words))
+func plainDocs(ix *ftsIndex, pq *query.Plain, keep map[string]bool) (docs [][]fts5idx.Posting, kept map[string]fts5idx.Doclist, release func(), err error) {
+	docs = make([][]fts5idx.Posting, len(pq.Words))
 	kept = map[string]fts5idx.Doclist{}
 	var held []fts5idx.Doclist // what docs and kept hold
 	free := func() {
@@ -32,21 +33,21 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 			free() // release is nil then
 		}
 	}()
-	for i := range pq.words {
-		w := &pq.words[i]
+	for i := range pq.Words {
+		w := &pq.Words[i]
 		read := func(prefix bool) ([]fts5idx.Posting, error) {
 			type wordKey struct {
 				key  []byte
 				scan bool // a prefix no prefix index holds: its terms are scanned
 			}
 			var keys []wordKey
-			for _, f := range w.forms {
+			for _, f := range w.Forms {
 				if toks := analysis.Unicode61Tokens(f); len(toks) == 1 {
 					keys = append(keys, wordKey{key: append([]byte{fts5idx.Main}, toks[0]...)})
 				}
 			}
 			if prefix {
-				toks := analysis.Unicode61Tokens(w.text)
+				toks := analysis.Unicode61Tokens(w.Text)
 				if len(toks) != 1 {
 					return nil, errFullRankNA
 				}
@@ -106,17 +107,17 @@ func plainDocs(ix *ftsIndex, pq *plainQuery, keep map[string]bool) (docs [][]fts
 			}
 			return d.Rows, nil
 		}
-		if w.prefix {
+		if w.Prefix {
 			// As searchPlain: the ranked phase runs once typing paused, so
 			// the last word is most likely complete; only a fragment that
 			// is no word is a prefix.
 			if docs[i], err = read(false); err != nil {
 				return nil, nil, nil, err
 			}
-			w.prefix = len(docs[i]) == 0
+			w.Prefix = len(docs[i]) == 0
 		}
 		if len(docs[i]) == 0 {
-			if docs[i], err = read(w.prefix); err != nil {
+			if docs[i], err = read(w.Prefix); err != nil {
 				return nil, nil, nil, err
 			}
 		}
@@ -144,8 +145,8 @@ func (w *plainWords) done() {
 // readWords reads every row of each word from the index (plainDocs); where
 // the index is not one fts5idx reads, the newest plainPerWord rows of each
 // word by SQL, as before.
-func (s *Store) readWords(c *conn, pq *plainQuery) (plainWords, error) {
-	n := len(pq.words)
+func (s *Store) readWords(c *conn, pq *query.Plain) (plainWords, error) {
+	n := len(pq.Words)
 	w := plainWords{capped: make([]bool, n)}
 	ix, err := s.openIndex(c, "messages_fts")
 	if err == nil && !ix.t.trigram {
@@ -161,20 +162,20 @@ func (s *Store) readWords(c *conn, pq *plainQuery) (plainWords, error) {
 		return w, err
 	}
 	w.docs = make([][]fts5idx.Posting, n)
-	for i := range pq.words {
-		wd := &pq.words[i]
+	for i := range pq.Words {
+		wd := &pq.Words[i]
 		var ids []int64
-		if wd.prefix {
+		if wd.Prefix {
 			// The ranked phase runs once typing paused: the last word is
 			// most likely complete; only a fragment that is no word is a prefix.
-			wd.prefix = false
-			if ids, err = s.wordRows(c, wordExpr(*wd)); err != nil {
+			wd.Prefix = false
+			if ids, err = s.wordRows(c, wd.Expr()); err != nil {
 				return w, err
 			}
-			wd.prefix = len(ids) == 0
+			wd.Prefix = len(ids) == 0
 		}
 		if len(ids) == 0 {
-			if ids, err = s.wordRows(c, wordExpr(*wd)); err != nil {
+			if ids, err = s.wordRows(c, wd.Expr()); err != nil {
 				return w, err
 			}
 		}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // plainReference ranks a plain query's sessions the slow, obvious way, for
@@ -20,13 +21,13 @@ import (
 // computed from those. It shares with the store only the reading of the
 // query (readPlain) and the tokenizer (checked against FTS5 elsewhere). It
 // returns the ids of the sessions listed under filter f, best first.
-func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []string {
+func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []string {
 	t.Helper()
-	pq, ok := readPlain(query, st.layout.ftsColumns(), false, f.Now)
+	pq, ok := query.ReadPlain(raw, st.layout.ftsColumns(), false, f.Now)
 	if !ok {
-		t.Fatalf("%q is not a plain query", query)
+		t.Fatalf("%q is not a plain query", raw)
 	}
-	n := len(pq.words)
+	n := len(pq.Words)
 	full := uint64(1)<<n - 1
 	var out []string
 	err := st.read(context.Background(), func(c *conn) error {
@@ -46,9 +47,9 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 		// Each word's messages, by FTS5 itself.
 		rows := map[int64]uint64{}
 		idf := make([]float64, n)
-		for i, w := range pq.words {
+		for i, w := range pq.Words {
 			df := 0.0
-			if err := c.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", []any{wordExpr(w)}, func(s stmtRow) error {
+			if err := c.query("SELECT rowid FROM messages_fts WHERE messages_fts MATCH ?", []any{w.Expr()}, func(s stmtRow) error {
 				rows[s.ColumnInt64(0)] |= 1 << i
 				df++
 				return nil
@@ -62,14 +63,14 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 			sumIDF += v
 		}
 		forms := map[string]uint64{}
-		for i, w := range pq.words {
-			for _, f := range w.forms {
+		for i, w := range pq.Words {
+			for _, f := range w.Forms {
 				for _, tok := range analysis.Unicode61Tokens(f) {
 					forms[tok] |= 1 << i
 				}
 			}
 		}
-		phrase := analysis.Unicode61Tokens(pq.phrase)
+		phrase := analysis.Unicode61Tokens(pq.Phrase)
 		type msg struct {
 			id      int64
 			session string
@@ -138,14 +139,14 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 				return nil
 			})
 			for _, tok := range analysis.Tokens(se.title) {
-				for i, w := range pq.words {
-					if slices.Contains(w.forms, tok) {
+				for i, w := range pq.Words {
+					if slices.Contains(w.Forms, tok) {
 						se.tmask |= 1 << i
 					}
 				}
 			}
 			se.mask = se.tmask
-			se.key.inRange = !pq.date.zero() && pq.date.contains(fromEpoch(se.started))
+			se.key.inRange = !pq.Date.Zero() && pq.Date.Contains(fromEpoch(se.started))
 			var values []float64
 			for _, m := range se.msgs {
 				v := m.value
@@ -155,7 +156,7 @@ func plainReference(t testing.TB, st *Store, query string, f SearchFilter) []str
 				values = append(values, v)
 				se.mask |= m.mask
 				se.key.allRow = se.key.allRow || m.mask|se.tmask == full
-				se.key.inRange = se.key.inRange || pq.date.contains(m.at)
+				se.key.inRange = se.key.inRange || pq.Date.Contains(m.at)
 				se.key.newest = max(se.key.newest, m.id)
 				args := append([]any{m.id}, fargs...)
 				c.query("SELECT 1 FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id = ? AND "+filter, args, func(s stmtRow) error {

@@ -5,6 +5,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Typos in a plain query.
@@ -27,24 +28,24 @@ const minTypoRunes = 4
 
 // correctTypos replaces words with no rows (ids[i] empty) by their best
 // one-edit neighbour in the index, refreshing ids; note lists the changes.
-func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool, note string, err error) {
-	if len(pq.words) > maxTypoQueryWords || pq.typosTried {
+func (s *Store) correctTypos(c *conn, pq *query.Plain, ids [][]int64) (fixed bool, note string, err error) {
+	if len(pq.Words) > maxTypoQueryWords || pq.TyposTried {
 		return false, "", nil // a long question answers on its other words
 	}
 	var notes []string
-	for i, w := range pq.words {
+	for i, w := range pq.Words {
 		if len(notes) >= maxTypoWords {
 			break
 		}
-		lw := strings.ToLower(w.text)
-		if len(ids[i]) > 0 || w.prefix || utf8.RuneCountInString(lw) < minTypoRunes || !isASCIIWord(lw) {
+		lw := strings.ToLower(w.Text)
+		if len(ids[i]) > 0 || w.Prefix || utf8.RuneCountInString(lw) < minTypoRunes || !query.IsASCIIWord(lw) {
 			continue
 		}
 		// Swapped and doubled letters are a few candidates; a letter
 		// missed or mistyped is 50 per letter, each a doclist lookup (a
 		// few hundred ms on a million messages): only when nothing else
 		// of the query matched, the answer would otherwise be empty.
-		cands := edits1(lw, !noneMatched(ids))
+		cands := query.Edits1(lw, !noneMatched(ids))
 		best, err := s.bestNeighbour(c, cands)
 		if err != nil {
 			return false, "", err
@@ -52,11 +53,11 @@ func (s *Store) correctTypos(c *conn, pq *plainQuery, ids [][]int64) (fixed bool
 		if best == "" {
 			continue
 		}
-		pq.words[i] = plainWord{text: best, forms: inflections(best)}
-		if ids[i], err = s.wordRows(c, wordExpr(pq.words[i])); err != nil {
+		pq.Words[i] = query.Word{Text: best, Forms: query.Inflections(best)}
+		if ids[i], err = s.wordRows(c, pq.Words[i].Expr()); err != nil {
 			return false, "", err
 		}
-		notes = append(notes, w.text+" → "+best)
+		notes = append(notes, w.Text+" → "+best)
 	}
 	if len(notes) == 0 {
 		return false, "", nil
@@ -75,7 +76,7 @@ func (s *Store) bestNeighbour(c *conn, cands []string) (string, error) {
 	set := make(map[string]bool, len(cands))
 	parts := make([]string, len(cands))
 	for i, w := range cands {
-		set[w], parts[i] = true, quoteFTS(w)
+		set[w], parts[i] = true, query.QuoteFTS(w)
 	}
 	counts := map[string]int{}
 	err := c.query("SELECT "+haystack+" FROM messages_fts CROSS JOIN messages m ON m.id = messages_fts.rowid"+
@@ -108,36 +109,4 @@ func noneMatched(ids [][]int64) bool {
 		}
 	}
 	return true
-}
-
-// edits1 are the words one edit away from w, each once: transpositions
-// and deletions, and unless cheap also replacements and insertions of a-z.
-func edits1(w string, cheap bool) []string {
-	const letters = "abcdefghijklmnopqrstuvwxyz"
-	seen := map[string]bool{w: true}
-	var out []string
-	add := func(s string) {
-		if !seen[s] {
-			seen[s] = true
-			out = append(out, s)
-		}
-	}
-	for i := 0; i+1 < len(w); i++ {
-		add(w[:i] + string(w[i+1]) + string(w[i]) + w[i+2:])
-	}
-	for i := 0; i < len(w); i++ {
-		add(w[:i] + w[i+1:])
-	}
-	if cheap {
-		return out
-	}
-	for i := 0; i <= len(w); i++ {
-		for _, l := range letters {
-			if i < len(w) {
-				add(w[:i] + string(l) + w[i+1:])
-			}
-			add(w[:i] + string(l) + w[i:])
-		}
-	}
-	return out
 }

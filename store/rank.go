@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Ranking broad queries.
@@ -42,11 +43,11 @@ type rankTerm struct {
 	df     float64
 }
 
-func rankTerms(q parsedQuery) []rankTerm {
+func rankTerms(q query.Parsed) []rankTerm {
 	var out []rankTerm
-	for _, t := range q.positiveTerms() {
-		for _, w := range analysis.WordRuns(strings.ToLower(t.text)) {
-			out = append(out, rankTerm{text: w, prefix: t.prefix})
+	for _, t := range q.PositiveTerms() {
+		for _, w := range analysis.WordRuns(strings.ToLower(t.Text)) {
+			out = append(out, rankTerm{text: w, prefix: t.Prefix})
 		}
 	}
 	return out
@@ -126,11 +127,11 @@ func scoreCandidates(cands []candidate, terms []rankTerm, substring bool, totalR
 
 // goSnippet cuts about 160 characters around the first matched term and
 // marks every term, like snippet() does for the FTS paths.
-func goSnippet(text string, q parsedQuery) string {
+func goSnippet(text string, q query.Parsed) string {
 	lower := strings.ToLower(text)
 	pos := -1
-	for _, t := range q.positiveTerms() {
-		for _, p := range analysis.Pieces(strings.ToLower(t.text)) {
+	for _, t := range q.PositiveTerms() {
+		for _, p := range analysis.Pieces(strings.ToLower(t.Text)) {
 			if i := strings.Index(lower, p.Text); i >= 0 && (pos < 0 || i < pos) {
 				pos = i
 			}

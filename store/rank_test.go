@@ -3,6 +3,8 @@ package store
 import (
 	"strings"
 	"testing"
+
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 func TestScoreCandidatesOrdersByBM25(t *testing.T) {
@@ -21,9 +23,9 @@ func TestScoreCandidatesOrdersByBM25(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			q := parseQuery(c.query, []string{"content"}, false)
+			q := query.Parse(c.query, []string{"content"}, false)
 			if c.name == "prefix counts completions" {
-				q = parseQuery(c.query+"*", []string{"content"}, false)
+				q = query.Parse(c.query+"*", []string{"content"}, false)
 			}
 			cands := make([]candidate, len(c.texts))
 			for i, s := range c.texts {
@@ -42,7 +44,7 @@ func TestScoreCandidatesOrdersByBM25(t *testing.T) {
 
 func TestGoSnippetMarksAndCuts(t *testing.T) {
 	text := strings.Repeat("padding words ", 30) + "the Docker networking error was fixed " + strings.Repeat("tail ", 40)
-	q := parseQuery("docker error", []string{"content"}, false)
+	q := query.Parse("docker error", []string{"content"}, false)
 	s := goSnippet(text, q)
 	if !strings.Contains(s, HighlightStart+"Docker"+HighlightEnd) || !strings.Contains(s, HighlightStart+"error"+HighlightEnd) {
 		t.Fatalf("terms not marked: %q", s)

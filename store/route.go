@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // A query's route, in one place: parse (query.go) -> plan (here: which
@@ -24,7 +25,7 @@ import (
 type attempt struct {
 	match           // index, table, MATCH expression or LIKE clause, snippet
 	why      string // for whoever reads the plan (and TestRoutePlan)
-	q        parsedQuery
+	q        query.Parsed
 	phase    Phase // PhaseFirst: newest first, unranked
 	partial  bool  // the hits stand in for a ranking that was not done (Complete=false)
 	stands   bool  // answers even with no hits: later attempts are not asked
@@ -33,10 +34,10 @@ type attempt struct {
 
 // plan is the route of one query on this database. Read it top to bottom:
 // it is every decision the store makes about which index answers.
-func (s *Store) plan(q parsedQuery, f SearchFilter) []attempt {
+func (s *Store) plan(q query.Parsed, f SearchFilter) []attempt {
 	l := s.layout
 	sh := shapeOf(q)
-	ask := func(index Index, q parsedQuery, why string) attempt {
+	ask := func(index Index, q query.Parsed, why string) attempt {
 		return attempt{match: s.match(q, index), why: why, q: q, phase: f.Phase}
 	}
 	if !l.hasFTS || l.ftsStale {
@@ -131,31 +132,31 @@ type queryShape struct {
 	typingFragment bool // the last term is a bare prefix of 4+ characters, longer than the prefix indexes (1-3)
 }
 
-func shapeOf(q parsedQuery) queryShape {
+func shapeOf(q query.Parsed) queryShape {
 	sh := queryShape{allLong: true}
-	for _, t := range q.terms() {
-		if analysis.HasCJK(t.text) {
+	for _, t := range q.Terms() {
+		if analysis.HasCJK(t.Text) {
 			sh.anyCJK = true
-			if analysis.CJKCount(t.text) < 3 {
+			if analysis.CJKCount(t.Text) < 3 {
 				sh.allLong = false
 			}
-		} else if n := utf8.RuneCountInString(t.text); n < 3 || n > maxSubstringRunes {
+		} else if n := utf8.RuneCountInString(t.Text); n < 3 || n > maxSubstringRunes {
 			sh.allLong = false
 		}
 	}
-	if n := len(q.toks); n > 0 {
-		t := q.toks[n-1]
-		sh.typingFragment = t.kind == tTerm && t.typed && utf8.RuneCountInString(t.text) > 3
+	if n := len(q.Toks); n > 0 {
+		t := q.Toks[n-1]
+		sh.typingFragment = t.Kind == query.TokTerm && t.Typed && utf8.RuneCountInString(t.Text) > 3
 	}
 	return sh
 }
 
 // asComplete returns q with the word being typed taken as a whole word.
-func asComplete(q parsedQuery) parsedQuery {
-	toks := append([]qtok(nil), q.toks...)
+func asComplete(q query.Parsed) query.Parsed {
+	toks := append([]query.Tok(nil), q.Toks...)
 	last := &toks[len(toks)-1]
-	last.prefix, last.typed = false, false
-	return parsedQuery{toks: toks, notice: q.notice}
+	last.Prefix, last.Typed = false, false
+	return query.Parsed{Toks: toks, Notice: q.Notice}
 }
 
 // gap is a set of rows an index does not (yet) cover, which a LIKE scan
@@ -207,7 +208,7 @@ func (s *Store) gaps() []gap {
 }
 
 // route runs the plan of q and returns the first answer, topped up by its gaps.
-func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, error) {
+func (s *Store) route(c *conn, q query.Parsed, f SearchFilter) (SearchResult, error) {
 	plan := s.plan(q, f)
 	var empty *SearchResult
 	var emptyFrom attempt

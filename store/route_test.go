@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // describe is an attempt as TestRoutePlan spells it: the index, then the
@@ -47,7 +49,7 @@ func TestRoutePlan(t *testing.T) {
 	check := func(t *testing.T, st *Store, cases []tc) {
 		t.Helper()
 		for _, c := range cases {
-			q := parseQuery(c.query, st.layout.ftsColumns(), c.f.Typing)
+			q := query.Parse(c.query, st.layout.ftsColumns(), c.f.Typing)
 			if got := describe(st.plan(q, c.f)); !slices.Equal(got, c.want) {
 				t.Errorf("plan(%q, typing=%v phase=%d offset=%d) =\n  %s\nwant\n  %s", c.query, c.f.Typing, c.f.Phase, c.f.Offset,
 					strings.Join(got, "\n  "), strings.Join(c.want, "\n  "))

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // routingSessions and routingCorpus are the small multilingual history the
@@ -339,7 +341,7 @@ func TestSearchSort(t *testing.T) {
 	var res SearchResult
 	err := st.read(context.Background(), func(c *conn) error {
 		var err error
-		q := parseQuery("deploy", st.layout.ftsColumns(), false)
+		q := query.Parse("deploy", st.layout.ftsColumns(), false)
 		res, err = st.searchLike(c, q, st.match(q, IndexLike), SearchFilter{Sort: SortOldest, Limit: 50}, rowSet{})
 		return err
 	})

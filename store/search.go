@@ -10,6 +10,7 @@ import (
 
 	"github.com/recall-dev/recall/store/internal/sqlutil"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // rankCandidates bounds the Go ranking of what full ranking (fullrank.go,
@@ -41,7 +42,7 @@ const maxLimit = 1000
 // messages_fts_trigram, as Hermes routes them, and 1-2 character ones to
 // recall_fts_cjk; a LIKE scan, newest first and bounded by the limit,
 // answers what no index of this file can.
-func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter) (SearchResult, error) {
+func (s *Store) SearchMessages(ctx context.Context, raw string, f SearchFilter) (SearchResult, error) {
 	start := time.Now()
 	if f.Limit <= 0 {
 		f.Limit = 50
@@ -52,10 +53,10 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 	if f.Offset < 0 {
 		f.Offset = 0
 	}
-	q := parseQuery(query, s.layout.ftsColumns(), f.Typing)
+	q := query.Parse(raw, s.layout.ftsColumns(), f.Typing)
 	res := SearchResult{Index: IndexNone, Complete: true}
-	notice := q.notice
-	if !q.empty() {
+	notice := q.Notice
+	if !q.Empty() {
 		outOfTime := false
 		err := s.read(ctx, func(c *conn) error {
 			return c.snapshot(func() error {
@@ -70,7 +71,7 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 					defer func() { outOfTime = bctx.Err() != nil && ctx.Err() == nil }()
 				}
 				if s.plainEligible(f) {
-					if pq, ok := readPlain(query, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+					if pq, ok := query.ReadPlain(raw, s.layout.ftsColumns(), f.Typing, f.Now); ok {
 						pres, err := s.searchPlain(c, pq, f)
 						if err != nil || len(pres.Hits) > 0 {
 							// The sanitiser's term cap does not apply: the plain path has its own.
@@ -87,8 +88,8 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 					// Nothing matches the exact syntax (a question quoting a
 					// title: When did Mel read "nothing is impossible"?): its
 					// words, read as a plain query, are the answer, and it says so.
-					if relaxed, ok := relaxSyntax(query, s.layout.ftsColumns()); ok {
-						if pq, ok := readPlain(relaxed, s.layout.ftsColumns(), f.Typing, f.Now); ok {
+					if relaxed, ok := query.RelaxSyntax(raw, s.layout.ftsColumns()); ok {
+						if pq, ok := query.ReadPlain(relaxed, s.layout.ftsColumns(), f.Typing, f.Now); ok {
 							pres, perr := s.searchPlain(c, pq, f)
 							if perr != nil || len(pres.Hits) > 0 {
 								pres.Suggestion = strings.TrimSuffix("nothing matched the query as written: its words were searched; "+pres.Suggestion, "; ")
@@ -112,9 +113,9 @@ func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter
 			return SearchResult{}, fmt.Errorf("search messages: %w", err)
 		}
 	}
-	res.Parsed, res.Notice = q.export(), joinNotice(notice, res.Notice)
+	res.Parsed, res.Notice = q.Export(), joinNotice(notice, res.Notice)
 	if res.plain != nil {
-		res.Parsed, res.plain = res.plain.export(), nil
+		res.Parsed, res.plain = res.plain.Export(), nil
 	}
 	res.Elapsed = time.Since(start)
 	return res, nil
@@ -149,14 +150,14 @@ func (l layout) ftsColumns() []string {
 // cjkExpressible: the bigram index answers queries whose leaves all contain
 // CJK (any operators), or plain ANDs mixing CJK and Latin terms (the Latin
 // ones are checked against messages_fts).
-func cjkExpressible(q parsedQuery) bool {
+func cjkExpressible(q query.Parsed) bool {
 	allCJK := true
-	for _, t := range q.terms() {
-		if !analysis.HasCJK(t.text) {
+	for _, t := range q.Terms() {
+		if !analysis.HasCJK(t.Text) {
 			allCJK = false
 		}
 	}
-	return allCJK || q.conjunctive()
+	return allCJK || q.Conjunctive()
 }
 
 // match is how one index is asked one query: the table and its MATCH
@@ -173,11 +174,11 @@ type match struct {
 	goMark    bool   // snippet is plain text: mark the terms in Go
 	// latinTerms are the Latin half's terms, which full ranking reads from
 	// the Latin indexes instead (fullrank_mixed.go).
-	latinTerms []qtok
+	latinTerms []query.Tok
 }
 
 // match builds the expression index answers q with.
-func (s *Store) match(q parsedQuery, index Index) match {
+func (s *Store) match(q query.Parsed, index Index) match {
 	switch index {
 	case IndexLike:
 		cond, args := likeSQL(q)
@@ -185,32 +186,32 @@ func (s *Store) match(q parsedQuery, index Index) match {
 		m.snippet, m.snipArg = likeSnippet(firstCJKPiece(firstText(q)))
 		return m
 	case IndexTrigram:
-		expr := q.render(func(t qtok) string {
-			t.prefix = false // a trigram match is already a substring match
-			return ftsTerm(t)
+		expr := q.Render(func(t query.Tok) string {
+			t.Prefix = false // a trigram match is already a substring match
+			return query.FTSTerm(t)
 		})
 		return match{index: index, table: "messages_fts_trigram", expr: expr,
 			snippet: fmt.Sprintf("snippet(messages_fts_trigram, %d, '%s', '%s', '…', 48)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
 	case IndexCJK:
 		p := match{index: index, table: "recall_fts_cjk", goMark: true}
 		needle := ""
-		if q.conjunctive() {
+		if q.Conjunctive() {
 			var cjkParts, latinParts []string
-			for _, t := range q.terms() {
-				if analysis.HasCJK(t.text) {
-					cjkParts = append(cjkParts, "("+cjkTermExpr(t.text)+")")
+			for _, t := range q.Terms() {
+				if analysis.HasCJK(t.Text) {
+					cjkParts = append(cjkParts, "("+cjkTermExpr(t.Text)+")")
 					if needle == "" {
-						needle = firstCJKPiece(t.text)
+						needle = firstCJKPiece(t.Text)
 					}
 				} else {
 					latinParts = append(latinParts, haystack+" LIKE ? ESCAPE '\\'")
-					p.latinArgs = append(p.latinArgs, "%"+sqlutil.EscapeLike(t.text)+"%")
+					p.latinArgs = append(p.latinArgs, "%"+sqlutil.EscapeLike(t.Text)+"%")
 					p.latinTerms = append(p.latinTerms, t)
 				}
 			}
 			if len(cjkParts) == 0 {
 				// A Latin-only query retried here: Latin pieces of mixed runs are lowercased terms.
-				p.expr = q.render(func(t qtok) string { t.text = strings.ToLower(t.text); return ftsTerm(t) })
+				p.expr = q.Render(func(t query.Tok) string { t.Text = strings.ToLower(t.Text); return query.FTSTerm(t) })
 				needle = firstText(q)
 			} else {
 				p.expr = strings.Join(cjkParts, " AND ")
@@ -223,37 +224,37 @@ func (s *Store) match(q parsedQuery, index Index) match {
 		p.snippet, p.snipArg = likeSnippet(needle)
 		return p
 	}
-	return match{index: IndexUnicode61, table: "messages_fts", expr: q.render(ftsTerm),
+	return match{index: IndexUnicode61, table: "messages_fts", expr: q.Render(query.FTSTerm),
 		snippet: fmt.Sprintf("snippet(messages_fts, %d, '%s', '%s', '…', 16)", s.layout.snippetCol(), HighlightStart, HighlightEnd)}
 }
 
 // renderCJK renders an all-CJK query with operators for recall_fts_cjk; NEAR
 // becomes AND, because a CJK term there is itself an expression.
-func renderCJK(q parsedQuery) string {
-	var toks []qtok
-	for _, t := range q.toks {
-		if t.kind == tNear {
-			toks = append(toks, qtok{kind: tLParen})
-			for i, k := range t.kids {
+func renderCJK(q query.Parsed) string {
+	var toks []query.Tok
+	for _, t := range q.Toks {
+		if t.Kind == query.TokNear {
+			toks = append(toks, query.Tok{Kind: query.TokLParen})
+			for i, k := range t.Kids {
 				if i > 0 {
-					toks = append(toks, qtok{kind: tAnd})
+					toks = append(toks, query.Tok{Kind: query.TokAnd})
 				}
 				toks = append(toks, k)
 			}
-			toks = append(toks, qtok{kind: tRParen})
+			toks = append(toks, query.Tok{Kind: query.TokRParen})
 			continue
 		}
-		if t.kind == tCol {
+		if t.Kind == query.TokCol {
 			continue
 		}
 		toks = append(toks, t)
 	}
-	return parsedQuery{toks: toks}.render(func(t qtok) string { return "(" + cjkTermExpr(t.text) + ")" })
+	return query.Parsed{Toks: toks}.Render(func(t query.Tok) string { return "(" + cjkTermExpr(t.Text) + ")" })
 }
 
-func firstText(q parsedQuery) string {
-	if ts := q.positiveTerms(); len(ts) > 0 {
-		return ts[0].text
+func firstText(q query.Parsed) string {
+	if ts := q.PositiveTerms(); len(ts) > 0 {
+		return ts[0].Text
 	}
 	return ""
 }
@@ -324,7 +325,7 @@ func scanHit(st stmtRow, index Index) Hit {
 
 // searchFTS asks one index: newest-first for the first phase; bm25 (over
 // at most rankCandidates newest matches) for the final phase.
-func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (SearchResult, error) {
+func (s *Store) searchFTS(c *conn, q query.Parsed, p match, f SearchFilter) (SearchResult, error) {
 	index := p.index
 	res := SearchResult{Index: index, Query: p.expr, Complete: true}
 	if p.latin != "" {
@@ -372,7 +373,7 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 			cutSQL = "SELECT " + p.table + ".rowid" + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT 1 OFFSET ?"
 			cutArgs = append(append([]any{}, condArgs...), rankCandidates-1)
 		}
-		if q.weight() > maxFTSRankedTerms || p.latin != "" {
+		if q.Weight() > maxFTSRankedTerms || p.latin != "" {
 			// Every FTS5 evaluation of a many-term query reads every
 			// term's doclist in full, and a mixed CJK + Latin one checks
 			// its Latin terms by LIKE on every candidate row: asking "is
@@ -404,7 +405,7 @@ func (s *Store) searchFTS(c *conn, q parsedQuery, p match, f SearchFilter) (Sear
 
 // rankBroad ranks the newest rankCandidates rows that match and pass the
 // filters, in Go (see rank.go), and builds their snippets from the same text.
-func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
+func (s *Store) rankBroad(c *conn, q query.Parsed, f SearchFilter, p match, from, cond string, condArgs []any, res SearchResult) (SearchResult, error) {
 	var cands []candidate
 	sql := "SELECT " + s.hitColumns("''", "0") + ", " + haystack + from + cond + " ORDER BY " + p.table + ".rowid DESC LIMIT ?"
 	err := c.query(sql, append(append([]any{}, condArgs...), rankCandidates), func(st stmtRow) error {
@@ -430,4 +431,29 @@ func (s *Store) rankBroad(c *conn, q parsedQuery, f SearchFilter, p match, from,
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
+}
+
+// cjkTermExpr turns one query term (a word run that contains CJK) into an
+// FTS5 expression over recall_fts_cjk: each CJK piece becomes the phrase of
+// its bigrams, or a prefix query for a single character; Latin pieces are
+// plain terms; pieces are ANDed.
+func cjkTermExpr(term string) string {
+	var parts []string
+	for _, p := range analysis.Pieces(term) {
+		if !p.CJK {
+			parts = append(parts, query.QuoteFTS(strings.ToLower(p.Text)))
+			continue
+		}
+		rs := []rune(p.Text)
+		if len(rs) == 1 {
+			parts = append(parts, query.QuoteFTS(p.Text)+"*")
+			continue
+		}
+		grams := make([]string, 0, len(rs)-1)
+		for i := 0; i+1 < len(rs); i++ {
+			grams = append(grams, string(rs[i:i+2]))
+		}
+		parts = append(parts, query.QuoteFTS(strings.Join(grams, " ")))
+	}
+	return strings.Join(parts, " AND ")
 }

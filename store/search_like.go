@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/store/internal/sqlutil"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // haystack is the text a LIKE scan reads: the same fields the FTS tables index.
@@ -13,43 +14,43 @@ const haystack = "(COALESCE(m.content, '') || ' ' || COALESCE(m.tool_name, '') |
 
 // likeSQL compiles the parsed query to a boolean of LIKE clauses with the
 // same AND / OR / NOT structure (Hermes v21 ORed every token and lost it).
-func likeSQL(q parsedQuery) (string, []any) {
+func likeSQL(q query.Parsed) (string, []any) {
 	var b strings.Builder
 	var args []any
-	var prev tokKind = 255
-	for _, t := range q.toks {
-		if t.kind == tCol {
+	var prev query.TokKind = 255
+	for _, t := range q.Toks {
+		if t.Kind == query.TokCol {
 			continue
 		}
-		if prev != 255 && operandEnd(prev) && (operandStart(t.kind)) {
+		if prev != 255 && query.OperandEnd(prev) && (query.OperandStart(t.Kind)) {
 			b.WriteString(" AND ")
 		}
-		switch t.kind {
-		case tTerm:
+		switch t.Kind {
+		case query.TokTerm:
 			b.WriteString(haystack + " LIKE ? ESCAPE '\\'")
-			args = append(args, "%"+sqlutil.EscapeLike(t.text)+"%")
-		case tNear:
+			args = append(args, "%"+sqlutil.EscapeLike(t.Text)+"%")
+		case query.TokNear:
 			b.WriteString("(")
-			for i, k := range t.kids {
+			for i, k := range t.Kids {
 				if i > 0 {
 					b.WriteString(" AND ")
 				}
 				b.WriteString(haystack + " LIKE ? ESCAPE '\\'")
-				args = append(args, "%"+sqlutil.EscapeLike(k.text)+"%")
+				args = append(args, "%"+sqlutil.EscapeLike(k.Text)+"%")
 			}
 			b.WriteString(")")
-		case tAnd:
+		case query.TokAnd:
 			b.WriteString(" AND ")
-		case tOr:
+		case query.TokOr:
 			b.WriteString(" OR ")
-		case tNot:
+		case query.TokNot:
 			b.WriteString(" AND NOT ")
-		case tLParen:
+		case query.TokLParen:
 			b.WriteString("(")
-		case tRParen:
+		case query.TokRParen:
 			b.WriteString(")")
 		}
-		prev = t.kind
+		prev = t.Kind
 	}
 	if b.Len() == 0 {
 		return "0", nil
@@ -76,7 +77,7 @@ var firstPhaseScanRows int64 = 20_000
 // index is filled. m is the query's IndexLike match. The cheap conditions
 // come first: SQLite tests them in order, and the LIKE over a row's whole
 // text is most of a scan's cost.
-func (s *Store) searchLike(c *conn, q parsedQuery, m match, f SearchFilter, only rowSet) (SearchResult, error) {
+func (s *Store) searchLike(c *conn, q query.Parsed, m match, f SearchFilter, only rowSet) (SearchResult, error) {
 	res := SearchResult{Index: IndexLike, Query: m.expr, Complete: true}
 	filter, fargs := s.filterSQL(f)
 	where, wargs := []string{}, append([]any{}, only.args...)
@@ -134,8 +135,8 @@ func mergeHits(res SearchResult, more []Hit, limit int) SearchResult {
 
 // markTerms wraps case-insensitive occurrences of the query's needles (its
 // positive terms, a mixed-script one by its pieces) in the highlight markers.
-func markTerms(text string, q parsedQuery) string {
-	needles := q.export().Needles()
+func markTerms(text string, q query.Parsed) string {
+	needles := q.Export().Needles()
 	if len(needles) == 0 || text == "" {
 		return text
 	}

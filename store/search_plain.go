@@ -10,6 +10,7 @@ import (
 
 	"github.com/recall-dev/recall/store/internal/sqlutil"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Session-level ranking of plain queries (plain.go says what a plain query is).
@@ -64,44 +65,20 @@ func (s *Store) plainEligible(f SearchFilter) bool {
 		l.hasFTS && !l.ftsStale && !l.ftsContentOnly && l.unindexedTo == 0
 }
 
-// wordExpr is the FTS5 expression of one plain word: the OR of its forms.
-func wordExpr(w plainWord) string {
-	parts := make([]string, 0, len(w.forms)+1)
-	for _, f := range w.forms {
-		parts = append(parts, quoteFTS(f))
-	}
-	if w.prefix {
-		parts = append(parts, quoteFTS(strings.ToLower(w.text))+"*")
-	}
-	return strings.Join(parts, " OR ")
-}
-
-// plainHighlight is the parsed query highlighting and transcript windows
-// use for a plain query: every form of every word.
-func plainHighlight(pq plainQuery) parsedQuery {
-	var toks []qtok
-	for _, w := range pq.words {
-		for i, f := range w.forms {
-			toks = append(toks, qtok{kind: tTerm, text: f, prefix: w.prefix && i == 0})
-		}
-	}
-	return parsedQuery{toks: toks}
-}
-
 // wordMatcher tells which query words a token of text is.
 type wordMatcher struct {
 	forms    map[string]uint64 // form -> bitmask of words
 	prefixes []string          // per word: the typed prefix, "" for none
 }
 
-func newWordMatcher(pq plainQuery) wordMatcher {
-	m := wordMatcher{forms: map[string]uint64{}, prefixes: make([]string, len(pq.words))}
-	for i, w := range pq.words {
-		for _, f := range w.forms {
+func newWordMatcher(pq query.Plain) wordMatcher {
+	m := wordMatcher{forms: map[string]uint64{}, prefixes: make([]string, len(pq.Words))}
+	for i, w := range pq.Words {
+		for _, f := range w.Forms {
 			m.forms[f] |= 1 << i
 		}
-		if w.prefix {
-			m.prefixes[i] = strings.ToLower(w.text)
+		if w.Prefix {
+			m.prefixes[i] = strings.ToLower(w.Text)
 		}
 	}
 	return m
@@ -132,15 +109,15 @@ func (m wordMatcher) count(text string, tf []float64) (mask uint64, dl float64) 
 
 // searchPlain answers a plain query at session level; no hits is not an
 // error (the caller then tries the ordinary route, which finds substrings).
-func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+func (s *Store) searchPlain(c *conn, pq query.Plain, f SearchFilter) (SearchResult, error) {
 	// Every match, from the index (search_plain_exact.go), where it reads it.
 	if res, err := s.searchPlainExact(c, pq, f); !errors.Is(err, errFullRankNA) {
 		return res, err
 	} else if errors.Is(err, errNoWordRows) {
-		pq.typosTried = true // what is left is the titles; the typos were looked for
+		pq.TyposTried = true // what is left is the titles; the typos were looked for
 	}
 	res := SearchResult{Index: IndexUnicode61, Complete: true}
-	n := len(pq.words)
+	n := len(pq.Words)
 	words, err := s.readWords(c, &pq)
 	if err != nil {
 		return res, err
@@ -155,7 +132,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	if fixed, note, err := s.correctTypos(c, &pq, ids); err != nil {
 		return res, err
 	} else if fixed {
-		pq.suggestion = note
+		pq.Suggestion = note
 		words.done()
 		if words, err = s.readWords(c, &pq); err != nil {
 			return res, err
@@ -173,7 +150,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 		df := float64(len(d))
 		if words.capped[i] {
 			if res.Complete {
-				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.words[i].text, plainPerWord, plainPerWord))
+				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.Words[i].Text, plainPerWord, plainPerWord))
 			}
 			res.Complete = false
 			// Only the newest matches were read: extrapolate their density.
@@ -186,7 +163,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	for _, v := range idf {
 		sumIDF += v
 	}
-	spans, err := s.dateSpans(c, pq.date)
+	spans, err := s.dateSpans(c, pq.Date)
 	if err != nil {
 		return res, err
 	}
@@ -268,7 +245,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 				sc += idf[j] * tf * (bm25K1 + 1) / (tf + bm25K1*(1-bm25B+bm25B*dls[i]/avgDL))
 			}
 		}
-		if pq.phrase != "" && strings.Contains(" "+strings.Join(analysis.Tokens(cands[i].text), " ")+" ", " "+pq.phrase+" ") {
+		if pq.Phrase != "" && strings.Contains(" "+strings.Join(analysis.Tokens(cands[i].text), " ")+" ", " "+pq.Phrase+" ") {
 			sc += phraseWeight * sumIDF
 		}
 		cands[i].score = sc
@@ -299,14 +276,14 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 					se.score += titleWeight * idf[j]
 				}
 			}
-			se.inRange = pq.date.contains(h.SessionStarted)
+			se.inRange = pq.Date.Contains(h.SessionStarted)
 			byID[h.SessionID] = se
 			list = append(list, se)
 		}
 		se.rows = append(se.rows, i)
 		se.mask |= rowMask[i]
 		se.allRow = se.allRow || rowMask[i]|se.tmask == 1<<n-1
-		se.inRange = se.inRange || pq.date.contains(h.Timestamp)
+		se.inRange = se.inRange || pq.Date.Contains(h.Timestamp)
 	}
 	score := func(se *sess, first int64) {
 		slices.SortFunc(se.rows, func(a, b int) int {
@@ -357,7 +334,7 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 	}
 	slices.SortStableFunc(list, better)
 
-	hq := plainHighlight(pq)
+	hq := pq.Highlight()
 	for _, se := range list {
 		var matched []string
 		for j := 0; j < n; j++ {
@@ -385,16 +362,16 @@ func (s *Store) searchPlain(c *conn, pq plainQuery, f SearchFilter) (SearchResul
 
 // describe fills what a plain query's answer says of how it was read: its
 // words, the expression they stand for, a replaced typo, the date.
-func (res *SearchResult) describe(pq plainQuery) {
-	exprs := make([]string, len(pq.words))
-	res.Words = make([]string, len(pq.words))
-	for i, w := range pq.words {
-		exprs[i], res.Words[i] = wordExpr(w), w.text
+func (res *SearchResult) describe(pq query.Plain) {
+	exprs := make([]string, len(pq.Words))
+	res.Words = make([]string, len(pq.Words))
+	for i, w := range pq.Words {
+		exprs[i], res.Words[i] = w.Expr(), w.Text
 	}
 	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
-	res.Suggestion = pq.suggestion
-	if !pq.date.zero() {
-		res.DateFilter, res.DateFrom, res.DateTo = pq.date.text, pq.date.from, pq.date.to
+	res.Suggestion = pq.Suggestion
+	if !pq.Date.Zero() {
+		res.DateFilter, res.DateFrom, res.DateTo = pq.Date.Text, pq.Date.From, pq.Date.To
 	}
 }
 
@@ -459,15 +436,15 @@ func (s *Store) firstMessages(c *conn, ids []string) (map[string]int64, error) {
 
 // titleRows finds up to plainTitleSessions sessions whose title holds a
 // word of pq and returns their first prompts' ids.
-func (s *Store) titleRows(c *conn, pq plainQuery) ([]int64, error) {
+func (s *Store) titleRows(c *conn, pq query.Plain) ([]int64, error) {
 	if !s.layout.sessionCols["title"] {
 		return nil, nil
 	}
 	var conds []string
 	var args []any
-	for _, w := range pq.words {
+	for _, w := range pq.Words {
 		conds = append(conds, "s.title LIKE ? ESCAPE '\\'")
-		args = append(args, "%"+sqlutil.EscapeLike(strings.ToLower(w.text))+"%")
+		args = append(args, "%"+sqlutil.EscapeLike(strings.ToLower(w.Text))+"%")
 	}
 	var ids []string
 	err := c.query("SELECT s.id FROM sessions s WHERE "+strings.Join(conds, " OR ")+" ORDER BY s.started_at DESC LIMIT ?",
@@ -508,14 +485,14 @@ const maxDateSessions = 200
 
 // dateSpans returns the message id span of each session started in d
 // (none for a zero range), newest sessions first, at most maxDateSessions.
-func (s *Store) dateSpans(c *conn, d dateRange) (idSpans, error) {
-	if d.zero() {
+func (s *Store) dateSpans(c *conn, d query.DateRange) (idSpans, error) {
+	if d.Zero() {
 		return nil, nil
 	}
 	var out idSpans
 	err := c.query("SELECT (SELECT MIN(id) FROM messages WHERE session_id = s.id), (SELECT MAX(id) FROM messages WHERE session_id = s.id)"+
 		" FROM sessions s WHERE s.started_at >= ? AND s.started_at < ? ORDER BY s.started_at DESC LIMIT ?",
-		[]any{toEpoch(d.from), toEpoch(d.to), maxDateSessions}, func(st stmtRow) error {
+		[]any{toEpoch(d.From), toEpoch(d.To), maxDateSessions}, func(st stmtRow) error {
 			out = append(out, [2]int64{st.ColumnInt64(0), st.ColumnInt64(1)})
 			return nil
 		})

@@ -9,6 +9,7 @@ import (
 	"github.com/recall-dev/recall/store/fts5idx"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Session ranking of a plain query over every match.
@@ -135,7 +136,7 @@ func (p plainScorer) key(a *sessAcc) sessKey {
 // searchPlainExact answers a plain query at session level over every
 // match; errFullRankNA when the index or the file is not one it reads (the
 // caller then ranks as searchPlain does).
-func (s *Store) searchPlainExact(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+func (s *Store) searchPlainExact(c *conn, pq query.Plain, f SearchFilter) (SearchResult, error) {
 	res, err := s.searchPlainExactOnce(c, pq, f)
 	if errors.Is(err, errStaleMap) {
 		// A session was renamed or a message moved since the map was read.
@@ -155,9 +156,9 @@ var errNoWordRows = errors.Join(errFullRankNA, errors.New("no message holds a wo
 // errStaleMap: a row read with its session disagrees with sessionMap.
 var errStaleMap = errors.New("session map out of date")
 
-func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (SearchResult, error) {
+func (s *Store) searchPlainExactOnce(c *conn, pq query.Plain, f SearchFilter) (SearchResult, error) {
 	res := SearchResult{Index: IndexUnicode61, Complete: true}
-	if !s.layout.hasFTS || len(pq.words) > 64 {
+	if !s.layout.hasFTS || len(pq.Words) > 64 {
 		return res, errFullRankNA
 	}
 	ix, err := s.openIndex(c, "messages_fts")
@@ -171,7 +172,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if ok, err := sm.refresh(c, s.layout, s); err != nil || !ok {
 		return res, errors.Join(errFullRankNA, err)
 	}
-	phrase := analysis.Unicode61Tokens(pq.phrase)
+	phrase := analysis.Unicode61Tokens(pq.Phrase)
 	phraseToks := map[string]bool{}
 	for _, tok := range phrase {
 		phraseToks[tok] = true
@@ -190,16 +191,16 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	if fixed, note, err := s.correctTypos(c, &pq, ids); err != nil {
 		return res, err
 	} else if fixed {
-		pq.suggestion = note
+		pq.Suggestion = note
 		release()
 		if docs, kept, release, err = plainDocs(ix, &pq, phraseToks); err != nil {
 			release = func() {}
 			return res, err
 		}
 	}
-	n := len(pq.words)
+	n := len(pq.Words)
 	res.describe(pq)
-	hq := plainHighlight(pq)
+	hq := pq.Highlight()
 	res.plain = &hq
 
 	ps := plainScorer{n: n, idf: make([]float64, n), full: uint64(1)<<n - 1}
@@ -208,7 +209,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 		df := float64(len(d))
 		ps.idf[i] = math.Max(math.Log((N-df+0.5)/(df+0.5)), 0.05)
 	}
-	if pq.phrase != "" {
+	if pq.Phrase != "" {
 		ps.phraseBonus = phraseWeight * ps.weigh(ps.full, 1)
 	}
 	sm.mu.Lock()
@@ -236,7 +237,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq plainQuery, f SearchFilter) (Se
 	// Every matching message is scored once, into its session's key; no
 	// message is kept (a common word has hundreds of thousands): the listed
 	// sessions' messages are gathered again below, for those sessions only.
-	accs, touched, total := sc.sessions(titleMask, pq.date)
+	accs, touched, total := sc.sessions(titleMask, pq.Date)
 	res.Matches = total
 	if len(touched) == 0 {
 		return res, errNoWordRows // no message holds a word: searchPlain looks at titles
@@ -398,7 +399,7 @@ func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMet
 
 // plainHits lays the ranked sessions out as hits: each session's messages,
 // best first, its best one with a snippet.
-func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq plainQuery, f SearchFilter) (SearchResult, error) {
+func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq query.Plain, f SearchFilter) (SearchResult, error) {
 	var bestIDs []any
 	shown := 0
 	for _, se := range listed {
@@ -415,9 +416,9 @@ func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq pla
 	hq := *res.plain
 	for _, se := range listed {
 		var matched []string
-		for j, w := range pq.words {
+		for j, w := range pq.Words {
 			if se.mask&(1<<j) != 0 {
-				matched = append(matched, w.text)
+				matched = append(matched, w.Text)
 			}
 		}
 		for k, h := range se.hits {

@@ -6,6 +6,7 @@ import (
 	"slices"
 
 	"github.com/recall-dev/recall/store/fts5idx"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // sessAcc is one session's key, accumulated over its matching messages as
@@ -53,14 +54,14 @@ type plainPass struct {
 }
 
 // sessions scores every matching message into its session's key.
-func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs []sessAcc, touched []int32, total int) {
+func (p *plainPass) sessions(titleMask map[int32]uint64, date query.DateRange) (accs []sessAcc, touched []int32, total int) {
 	accs = make([]sessAcc, len(p.meta))
 	for o, m := range titleMask { // set beforehand: no lookup per session in the pass
 		if int(o) < len(accs) {
 			accs[o].tmask, accs[o].mask = m, m
 		}
 	}
-	dated := !date.zero()
+	dated := !date.Zero()
 	// A session's messages mostly follow one another: its key is kept in
 	// a local while they do, and stored when another session's comes.
 	cur, a := int32(-1), sessAcc{}
@@ -73,13 +74,13 @@ func (p *plainPass) sessions(titleMask map[int32]uint64, date dateRange) (accs [
 				cur, a = r.o, accs[r.o]
 				if !a.seen {
 					a.seen, a.oldest = true, r.id
-					a.inRange = dated && date.contains(fromEpoch(p.meta[r.o].started))
+					a.inRange = dated && date.Contains(fromEpoch(p.meta[r.o].started))
 					touched = append(touched, r.o)
 				}
 			}
 			a.add(r.id, r.v, r.m, p.ps.full)
 			if dated && !a.inRange {
-				a.inRange = date.contains(fromEpoch(float64(p.at[r.id])))
+				a.inRange = date.Contains(fromEpoch(float64(p.at[r.id])))
 			}
 		}
 		total += len(rows)

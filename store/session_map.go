@@ -6,6 +6,7 @@ import (
 
 	"github.com/recall-dev/recall/store/internal/sqlutil"
 	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/search/query"
 )
 
 // sessionMap caches, per store, which session each message row belongs to
@@ -85,7 +86,7 @@ func (m *sessionMap) refresh(c *conn, l layout, s *Store) (ok bool, err error) {
 				o := m.ordinal(st.ColumnText(1))
 				md := &m.meta[o]
 				md.title, md.started = st.ColumnText(2), st.ColumnFloat(3)
-				for _, w := range dedupeFold(analysis.Tokens(md.title)) {
+				for _, w := range query.DedupeFold(analysis.Tokens(md.title)) {
 					m.titleWords[w] = append(m.titleWords[w], o)
 				}
 				m.sessUpTo = st.ColumnInt64(0)
@@ -151,17 +152,17 @@ func (m *sessionMap) drop() {
 
 // titleMasks returns, per session ordinal holding a query word in its
 // title, the mask of those words.
-func (m *sessionMap) titleMasks(pq plainQuery) map[int32]uint64 {
+func (m *sessionMap) titleMasks(pq query.Plain) map[int32]uint64 {
 	out := map[int32]uint64{}
-	for i, w := range pq.words {
+	for i, w := range pq.Words {
 		bit := uint64(1) << i
-		for _, f := range w.forms {
+		for _, f := range w.Forms {
 			for _, o := range m.titleWords[f] {
 				out[o] |= bit
 			}
 		}
-		if w.prefix {
-			p := strings.ToLower(w.text)
+		if w.Prefix {
+			p := strings.ToLower(w.Text)
 			for tw, list := range m.titleWords {
 				if strings.HasPrefix(tw, p) {
 					for _, o := range list {
@@ -207,7 +208,7 @@ func (m *sessionMap) restore(f sessionsFile) {
 		o := m.ordinal(id)
 		md := &m.meta[o]
 		md.title, md.started, md.first = f.Titles[i], f.Started[i], f.First[i]
-		for _, w := range dedupeFold(analysis.Tokens(md.title)) {
+		for _, w := range query.DedupeFold(analysis.Tokens(md.title)) {
 			m.titleWords[w] = append(m.titleWords[w], o)
 		}
 	}

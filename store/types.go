@@ -1,6 +1,10 @@
 package store
 
-import "time"
+import (
+	"time"
+
+	"github.com/recall-dev/recall/store/search/query"
+)
 
 // Session is one conversation with an agent: a row of Hermes's sessions table,
 // reduced to the columns recall reads and writes.
@@ -207,7 +211,7 @@ type SearchResult struct {
 	// ("dokcer → docker"); "" when none was replaced.
 	Suggestion string
 
-	plain *parsedQuery // the plain query's forms, for Parsed
+	plain *query.Parsed // the plain query's forms, for Parsed
 }
 
 // ImportFile is what an importer remembers about one source file between runs.
@@ -223,3 +227,18 @@ type ImportFile struct {
 	// rename or move keeps; "" when not known yet.
 	Ident string
 }
+
+// Query is a search query as the store parsed it (store/search/query).
+type Query = query.Query
+
+// QueryTerm is one positive leaf of a query.
+type QueryTerm = query.QueryTerm
+
+// Piece is a single-script part of a QueryTerm.
+type Piece = query.Piece
+
+// ParseQuery parses a query as a search on a database of recall's own
+// layout would (content is the only column name), for callers that hold a
+// query string but no SearchResult. Prefer SearchResult.Parsed when there is
+// one: on a Hermes v23+ file tool_name: and tool_calls: are column filters too.
+func ParseQuery(raw string) Query { return query.ParseQuery(raw) }

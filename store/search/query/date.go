@@ -1,4 +1,4 @@
-package store
+package query
 
 import (
 	"strconv"
@@ -14,17 +14,17 @@ import (
 // ranking prefers (search_plain.go): sessions of that time come first,
 // the others follow.
 
-// dateRange is a half-open time range [from, to) named in a query.
-type dateRange struct {
-	from, to time.Time
-	text     string // the words that named it, as typed: "May 2023", "last week"
+// DateRange is a half-open time range [from, to) named in a query.
+type DateRange struct {
+	From, To time.Time
+	Text     string // the words that named it, as typed: "May 2023", "last week"
 }
 
-func (d dateRange) zero() bool { return d.from.IsZero() }
+func (d DateRange) Zero() bool { return d.From.IsZero() }
 
-// contains reports whether t is in the range.
-func (d dateRange) contains(t time.Time) bool {
-	return !d.zero() && !t.Before(d.from) && t.Before(d.to)
+// Contains reports whether t is in the range.
+func (d DateRange) Contains(t time.Time) bool {
+	return !d.Zero() && !t.Before(d.From) && t.Before(d.To)
 }
 
 var monthNames = map[string]time.Month{
@@ -39,7 +39,7 @@ var monthNames = map[string]time.Month{
 // or next to a day or year: "may" alone is a verb), with an optional day
 // and year ("7 May 2023", "May 7th, 2023", "May 2023", "in May"), and a
 // year alone (1990-2099).
-func findDate(words []string, now time.Time) (dateRange, []string) {
+func findDate(words []string, now time.Time) (DateRange, []string) {
 	if now.IsZero() {
 		now = time.Now()
 	}
@@ -49,17 +49,17 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 	for i, w := range words {
 		lower[i] = strings.ToLower(w)
 	}
-	cut := func(i, j int, d dateRange) (dateRange, []string) {
-		d.text = strings.Join(words[i:j], " ")
+	cut := func(i, j int, d DateRange) (DateRange, []string) {
+		d.Text = strings.Join(words[i:j], " ")
 		rest := append(append([]string{}, words[:i]...), words[j:]...)
 		return d, rest
 	}
 	for i, w := range lower {
 		switch w {
 		case "today":
-			return cut(i, i+1, dateRange{from: today, to: today.AddDate(0, 0, 1)})
+			return cut(i, i+1, DateRange{From: today, To: today.AddDate(0, 0, 1)})
 		case "yesterday":
-			return cut(i, i+1, dateRange{from: today.AddDate(0, 0, -1), to: today})
+			return cut(i, i+1, DateRange{From: today.AddDate(0, 0, -1), To: today})
 		case "last", "this", "past":
 			if i+1 >= len(lower) {
 				continue
@@ -72,15 +72,15 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 			case "week":
 				// a week back from today, and the days of this week: "last week" is loose speech
 				if back == 1 {
-					return cut(i, i+2, dateRange{from: today.AddDate(0, 0, -14), to: today.AddDate(0, 0, 1)})
+					return cut(i, i+2, DateRange{From: today.AddDate(0, 0, -14), To: today.AddDate(0, 0, 1)})
 				}
-				return cut(i, i+2, dateRange{from: today.AddDate(0, 0, -7), to: today.AddDate(0, 0, 1)})
+				return cut(i, i+2, DateRange{From: today.AddDate(0, 0, -7), To: today.AddDate(0, 0, 1)})
 			case "month":
 				first := time.Date(now.Year(), now.Month(), 1, 0, 0, 0, 0, loc).AddDate(0, -back, 0)
-				return cut(i, i+2, dateRange{from: first, to: first.AddDate(0, 1, 0)})
+				return cut(i, i+2, DateRange{From: first, To: first.AddDate(0, 1, 0)})
 			case "year":
 				first := time.Date(now.Year()-back, 1, 1, 0, 0, 0, 0, loc)
-				return cut(i, i+2, dateRange{from: first, to: first.AddDate(1, 0, 0)})
+				return cut(i, i+2, DateRange{From: first, To: first.AddDate(1, 0, 0)})
 			}
 		}
 		if m, ok := monthNames[w]; ok {
@@ -126,17 +126,17 @@ func findDate(words []string, now time.Time) (dateRange, []string) {
 				// before to a week after.
 				from := time.Date(year, m, day, 0, 0, 0, 0, loc)
 				to := time.Date(year, m, max(day, lastDay), 0, 0, 0, 0, loc)
-				return cut(start, j, dateRange{from: from.AddDate(0, 0, -1), to: to.AddDate(0, 0, dayAfter)})
+				return cut(start, j, DateRange{From: from.AddDate(0, 0, -1), To: to.AddDate(0, 0, dayAfter)})
 			}
 			from := time.Date(year, m, 1, 0, 0, 0, 0, loc)
-			return cut(start, j, dateRange{from: from, to: from.AddDate(0, 1, 0)})
+			return cut(start, j, DateRange{From: from, To: from.AddDate(0, 1, 0)})
 		}
 		if y := yearNumber(w); y > 0 {
 			from := time.Date(y, 1, 1, 0, 0, 0, 0, loc)
-			return cut(i, i+1, dateRange{from: from, to: from.AddDate(1, 0, 0)})
+			return cut(i, i+1, DateRange{From: from, To: from.AddDate(1, 0, 0)})
 		}
 	}
-	return dateRange{}, words
+	return DateRange{}, words
 }
 
 // dayAfter is how many days after a named day still count as its time.

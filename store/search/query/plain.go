@@ -1,4 +1,4 @@
-package store
+package query
 
 import (
 	"slices"
@@ -30,85 +30,85 @@ import (
 // the bound is about cost, not about cutting a question short.
 const maxPlainWords = 32
 
-// plainWord is one content word of a plain query.
-type plainWord struct {
-	text  string   // as typed
-	forms []string // lower-cased words that count as this one: itself and its inflections
-	// prefix: the word is still being typed, so any word starting with it counts too.
-	prefix bool
+// Word is one content word of a plain query.
+type Word struct {
+	Text  string   // as typed
+	Forms []string // lower-cased words that count as this one: itself and its inflections
+	// Prefix: the word is still being typed, so any word starting with it counts too.
+	Prefix bool
 }
 
-// plainQuery is a query read as plain words.
-type plainQuery struct {
-	words      []plainWord
-	date       dateRange // zero when the query names no date
-	suggestion string    // set when a word with no hits was replaced (typo.go)
-	// phrase is the query's words in order, lower-cased, stopwords kept
+// Plain is a query read as plain words.
+type Plain struct {
+	Words      []Word
+	Date       DateRange // zero when the query names no date
+	Suggestion string    // set when a word with no hits was replaced (typo.go)
+	// Phrase is the query's words in order, lower-cased, stopwords kept
 	// (2-12 words; "" otherwise): a row holding them so ranks higher.
-	phrase string
-	// typosTried: the words with no row were already looked up as typos
+	Phrase string
+	// TyposTried: the words with no row were already looked up as typos
 	// (by the ranking that found no row at all), so need not be again.
-	typosTried bool
+	TyposTried bool
 }
 
 // plainSyntax reports whether raw uses FTS5 syntax a person writes on
 // purpose; the lexer's tokens tell operators, groups and column filters.
-func plainSyntax(raw string, toks []qtok) bool {
+func plainSyntax(raw string, toks []Tok) bool {
 	if strings.ContainsAny(raw, "\"*^()") {
 		return true
 	}
 	for _, t := range toks {
-		if t.kind != tTerm {
+		if t.Kind != TokTerm {
 			return true // AND, OR, NOT (also -word), NEAR, col:
 		}
 	}
 	return false
 }
 
-// readPlain reads raw as a plain query; ok is false when raw uses explicit
+// ReadPlain reads raw as a plain query; ok is false when raw uses explicit
 // syntax, holds CJK (routed to its own indexes), or has no word at all.
 // typing marks the last word as still being typed unless raw ends in a space.
-func readPlain(raw string, columns []string, typing bool, now time.Time) (plainQuery, bool) {
-	if utf8.RuneCountInString(raw) > maxQueryRunes {
-		raw = string([]rune(raw)[:maxQueryRunes])
+func ReadPlain(raw string, columns []string, typing bool, now time.Time) (Plain, bool) {
+	if utf8.RuneCountInString(raw) > MaxRunes {
+		raw = string([]rune(raw)[:MaxRunes])
 	}
 	raw = strings.ReplaceAll(strings.ToValidUTF8(raw, " "), "\x00", " ")
 	toks := lex(raw, columns)
 	if len(toks) == 0 || plainSyntax(raw, toks) {
-		return plainQuery{}, false
+		return Plain{}, false
 	}
 	var words []string
 	for _, t := range toks {
-		if analysis.HasCJK(t.text) {
-			return plainQuery{}, false
+		if analysis.HasCJK(t.Text) {
+			return Plain{}, false
 		}
-		words = append(words, analysis.WordRuns(t.text)...) // a compound (docker-compose) by its words
+		words = append(words, analysis.WordRuns(t.Text)...) // a compound (docker-compose) by its words
 	}
 	if len(words) == 0 {
-		return plainQuery{}, false
+		return Plain{}, false
 	}
 	typed := typing && !endsInSpace(raw) && analysis.IsWordRune(lastRune(raw))
-	var pq plainQuery
-	pq.date, words = findDate(words, now)
+	var pq Plain
+	pq.Date, words = findDate(words, now)
 	if len(words) >= 2 && len(words) <= 12 {
-		pq.phrase = strings.ToLower(strings.Join(words, " "))
+		pq.Phrase = strings.ToLower(strings.Join(words, " "))
 	}
 	content := contentWords(words)
 	if len(content) == 0 {
-		content = dedupeFold(words) // only stopwords ("the who"): search them as they are
+		content = DedupeFold(words) // only stopwords ("the who"): search them as they are
 	}
 	if len(content) > maxPlainWords {
 		content = content[:maxPlainWords]
 	}
 	for i, w := range content {
-		pw := plainWord{text: w, forms: inflections(w)}
+		pw := Word{Text: w, Forms: Inflections(w)}
 		if typed && i == len(content)-1 && strings.EqualFold(w, words[len(words)-1]) {
-			pw.prefix = true
+			pw.Prefix = true
 		}
-		pq.words = append(pq.words, pw)
+		pq.Words = append(pq.Words, pw)
 	}
-	if len(pq.words) == 0 {
-		return plainQuery{}, false
+	if len(pq.Words) == 0 {
+		return Plain{}, false
 	}
 	return pq, true
 }
@@ -137,7 +137,7 @@ func contentWords(words []string) []string {
 	return out
 }
 
-func dedupeFold(words []string) []string {
+func DedupeFold(words []string) []string {
 	var out []string
 	for _, w := range words {
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) {
@@ -147,16 +147,16 @@ func dedupeFold(words []string) []string {
 	return out
 }
 
-// inflections are the words that count as w: w itself and the common
-// English inflections of its stem that stem back to it (Snowball's English
+// Inflections are the words that count as w: w itself and the common
+// English Inflections of its stem that stem back to it (Snowball's English
 // stemmer, Porter2). They are exact words, not a stem prefix: an FTS5
 // prefix query materialises every matching term's doclist before it
 // returns a row (20-30 ms per frequent prefix on 200k messages), while an
 // OR of exact words is read lazily, newest first.
-func inflections(w string) []string {
+func Inflections(w string) []string {
 	lw := strings.ToLower(w)
 	forms := []string{lw}
-	if utf8.RuneCountInString(lw) < 3 || !isASCIIWord(lw) {
+	if utf8.RuneCountInString(lw) < 3 || !IsASCIIWord(lw) {
 		return forms
 	}
 	stem := english.Stem(lw, true)
@@ -193,7 +193,7 @@ func inflections(w string) []string {
 var inflectionSuffixes = []string{"", "s", "es", "e", "ed", "d", "ing", "ings", "er", "ers", "ies", "ied", "ier", "iest",
 	"ly", "ation", "ations", "ion", "ions", "ment", "ments", "ness", "ity", "al", "ive", "ise", "ize", "ised", "ized"}
 
-func isASCIIWord(s string) bool {
+func IsASCIIWord(s string) bool {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if !(c >= 'a' && c <= 'z') {
@@ -222,13 +222,13 @@ kind sort many much likely able recently currently usually often`) {
 	return m
 }()
 
-// relaxSyntax turns a query with FTS5 syntax into plain words: quotes,
+// RelaxSyntax turns a query with FTS5 syntax into plain words: quotes,
 // prefix stars, carets, parentheses and column names become spaces and
 // AND/OR/NEAR plain words. ok is false when the query excludes something
 // (NOT, -word): its words alone would find what it asked to leave out.
-func relaxSyntax(raw string, columns []string) (string, bool) {
+func RelaxSyntax(raw string, columns []string) (string, bool) {
 	for _, t := range lex(raw, columns) {
-		if t.kind == tNot {
+		if t.Kind == TokNot {
 			return "", false
 		}
 	}
@@ -245,4 +245,28 @@ func relaxSyntax(raw string, columns []string) (string, bool) {
 		}
 	}
 	return strings.Join(fields, " "), len(fields) > 0
+}
+
+// Expr is the FTS5 expression of one plain word: the OR of its forms.
+func (w Word) Expr() string {
+	parts := make([]string, 0, len(w.Forms)+1)
+	for _, f := range w.Forms {
+		parts = append(parts, QuoteFTS(f))
+	}
+	if w.Prefix {
+		parts = append(parts, QuoteFTS(strings.ToLower(w.Text))+"*")
+	}
+	return strings.Join(parts, " OR ")
+}
+
+// Highlight is the parsed query highlighting and transcript windows use
+// for a plain query: every form of every word.
+func (pq Plain) Highlight() Parsed {
+	var toks []Tok
+	for _, w := range pq.Words {
+		for i, f := range w.Forms {
+			toks = append(toks, Tok{Kind: TokTerm, Text: f, Prefix: w.Prefix && i == 0})
+		}
+	}
+	return Parsed{Toks: toks}
 }

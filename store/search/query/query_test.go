@@ -1,4 +1,4 @@
-package store
+package query
 
 import (
 	"reflect"
@@ -41,19 +41,5 @@ func TestExportedQuery(t *testing.T) {
 	}
 	if got, want := q.Needles(), []string{"docker network", "修改", "youer", "docker"}; !reflect.DeepEqual(got, want) {
 		t.Errorf("Needles = %q, want %q", got, want)
-	}
-}
-
-// TestSearchResultCarriesTheParse: a search returns the parse it ran, on
-// its own layout (the typed prefix included), with hits or without.
-func TestSearchResultCarriesTheParse(t *testing.T) {
-	st, _ := routingStore(t)
-	res := search(t, st, "docker -restart dock", SearchFilter{Typing: true})
-	want := []QueryTerm{{Text: "docker", Pieces: []Piece{{Text: "docker"}}}, {Text: "dock", Prefix: true, Pieces: []Piece{{Text: "dock"}}}}
-	if !reflect.DeepEqual(res.Parsed.Terms, want) {
-		t.Errorf("Parsed = %+v, want %+v", res.Parsed.Terms, want)
-	}
-	if res := search(t, st, "xyzzy", SearchFilter{}); len(res.Parsed.Terms) != 1 || res.Parsed.Terms[0].Text != "xyzzy" {
-		t.Errorf("no hits: Parsed = %+v", res.Parsed)
 	}
 }

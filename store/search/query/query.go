@@ -1,4 +1,4 @@
-package store
+package query
 
 import (
 	"slices"
@@ -45,15 +45,15 @@ type Piece struct {
 // query string but no SearchResult. Prefer SearchResult.Parsed when there is
 // one: on a Hermes v23+ file tool_name: and tool_calls: are column filters too.
 func ParseQuery(raw string) Query {
-	return parseQuery(raw, []string{"content"}, false).export()
+	return Parse(raw, []string{"content"}, false).Export()
 }
 
-// export turns the internal parse into the exported Query.
-func (q parsedQuery) export() Query {
+// Export turns the internal parse into the exported Query.
+func (q Parsed) Export() Query {
 	var out Query
-	for _, t := range q.positiveTerms() {
-		qt := QueryTerm{Text: t.text, Phrase: t.quoted, Prefix: t.prefix}
-		for _, p := range analysis.Pieces(t.text) {
+	for _, t := range q.PositiveTerms() {
+		qt := QueryTerm{Text: t.Text, Phrase: t.Quoted, Prefix: t.Prefix}
+		for _, p := range analysis.Pieces(t.Text) {
 			qt.Pieces = append(qt.Pieces, Piece{Text: p.Text, CJK: p.CJK})
 		}
 		out.Terms = append(out.Terms, qt)

@@ -4,85 +4,50 @@ import (
 	"context"
 	"fmt"
 	"math/rand"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/search/query"
 )
 
-// sanitiserCases: what a user may type (Hermes-pinned cases, then half-typed
-// input) and the FTS5 expression parseQuery + render(ftsTerm) must produce.
-var sanitiserCases = []struct{ in, want string }{
-	{"hello AND", `"hello"`},
-	{"OR world", `"world"`},
-	{"***", ``},
-	{"deploy*", `"deploy"*`},
-	{"TODO: fix", `"TODO" "fix"`},
-	{`"chat-send"`, `"chat-send"`},
-	{`"my chat-send thing"`, `"my chat-send thing"`},
-	{"C++", `"C++"`},
-	{"chat-send", `"chat-send"`},
-	{"P2.2", `"P2.2"`},
-	{"my-app.config.ts", `"my-app.config.ts"`},
-	{`"docker`, `"docker"`},
-	{"deploy OR", `"deploy"`},
-	{"foo(", `"foo"`},
-	{"-x", `"x"`},
-	{"c++", `"c++"`},
-	{":", ``},
-	{"*", ``},
-	{"🚀", ``},
-	{"deploy 🚀", `"deploy"`},
-	{"a AND OR b", `"a" OR "b"`},
-	{"NEAR(a b", `NEAR("a" "b")`},
-	{"NEAR(a b, 5)", `NEAR("a" "b", 5)`},
-	{"(a OR b) AND c", `( "a" OR "b" ) AND "c"`},
-	{"content: docker", `content : "docker"`},
-	{"^start", `^"start"`},
-	{"foo: bar", `"foo" "bar"`},
-	{`say "hi`, `"say" "hi"`},
-	{"x NOT", `"x"`},
-	{"()", ``},
-	{"a ) b", `"a" "b"`},
-	{`"a""b"`, `"a" "b"`},
-	{"数据库 OR", `"数据库"`},
-}
-
-func TestParseQuery(t *testing.T) {
-	for _, tc := range sanitiserCases {
-		q := parseQuery(tc.in, []string{"content"}, false)
-		if got := q.render(ftsTerm); got != tc.want {
-			t.Errorf("parseQuery(%q) = %s, want %s", tc.in, got, tc.want)
-		}
-		if tc.in == "C++" || tc.in == "c++" {
-			got := q.render(ftsTerm)
-			if strings.Contains(strings.Trim(got, `"`), `"`) || !strings.HasPrefix(got, `"`) {
-				t.Errorf("%q: a bare + may reach FTS5: %s", tc.in, got)
-			}
-		}
+// sanitiserInputs are the parser's test cases (search/query/testdata), as
+// a user may type them.
+func sanitiserInputs(t testing.TB) []string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("search", "query", "testdata", "sanitiser.txt"))
+	if err != nil {
+		t.Fatal(err)
 	}
-	// Typing turns the last bare word into a prefix, never a quoted phrase or a word followed by a space.
-	for in, want := range map[string]string{"dock": `"dock"*`, "dock ": `"dock"`, `"dock"`: `"dock"`, "a b": `"a" "b"*`} {
-		if got := parseQuery(in, nil, true).render(ftsTerm); got != want {
-			t.Errorf("typing %q = %s, want %s", in, got, want)
+	var out []string
+	for _, line := range strings.Split(string(b), "\n") {
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
 		}
+		in, _, _ := strings.Cut(line, "\t")
+		s, err := strconv.Unquote(in)
+		if err != nil {
+			t.Fatalf("sanitiser.txt: %q: %v", line, err)
+		}
+		out = append(out, s)
 	}
-	// Hermes: a 300k-character adversarial string is capped and handled.
-	long := strings.Repeat(`"a(b* OR -:^ `, 25000)
-	if q := parseQuery(long, nil, true); len(q.toks) > maxQueryRunes {
-		t.Errorf("%d tokens from a capped query", len(q.toks))
-	}
+	return out
 }
 
 // TestSanitisedQueriesAcceptedByFTS5: every case, typed or not, in both
 // phases, through the whole search path: no error ever.
 func TestSanitisedQueriesAcceptedByFTS5(t *testing.T) {
 	st, _ := routingStore(t)
-	for _, tc := range sanitiserCases {
+	for _, in := range sanitiserInputs(t) {
 		for _, typing := range []bool{false, true} {
 			for _, ph := range []Phase{PhaseFirst, PhaseFinal} {
-				if _, err := st.SearchMessages(context.Background(), tc.in, SearchFilter{Typing: typing, Phase: ph}); err != nil {
-					t.Errorf("SearchMessages(%q, typing=%v, phase=%d): %v", tc.in, typing, ph, err)
+				if _, err := st.SearchMessages(context.Background(), in, SearchFilter{Typing: typing, Phase: ph}); err != nil {
+					t.Errorf("SearchMessages(%q, typing=%v, phase=%d): %v", in, typing, ph, err)
 				}
 			}
 		}
@@ -90,12 +55,8 @@ func TestSanitisedQueriesAcceptedByFTS5(t *testing.T) {
 }
 
 // fuzzSeeds are the sanitiser cases plus the routing queries.
-func fuzzSeeds() []string {
-	var out []string
-	for _, tc := range sanitiserCases {
-		out = append(out, tc.in)
-	}
-	out = append(out, "docker 容器", "docker 数据库", "修改youer服务端", "改", "データベース", "데이터", "NEAR(修改 数据库, 2)",
+func fuzzSeeds(t testing.TB) []string {
+	out := append(sanitiserInputs(t), "docker 容器", "docker 数据库", "修改youer服务端", "改", "データベース", "데이터", "NEAR(修改 数据库, 2)",
 		"content: 修改", "\xff\xfe", "a\x00b", `"""`, "^", "-", "NOT", "((((", "))))", "a OR (b AND -c)", strings.Repeat("x", 3000))
 	for _, sh := range HostileShapes {
 		out = append(out, sh.Query)
@@ -108,34 +69,34 @@ func fuzzSeeds() []string {
 }
 
 // checkBounds fails when a parse breaks a bound the sanitiser promises.
-func checkBounds(t *testing.T, s string, q parsedQuery) {
+func checkBounds(t *testing.T, s string, q query.Parsed) {
 	t.Helper()
 	depth, maxDepth := 0, 0
-	for _, tk := range q.toks {
-		switch tk.kind {
-		case tLParen:
+	for _, tk := range q.Toks {
+		switch tk.Kind {
+		case query.TokLParen:
 			depth++
 			maxDepth = max(maxDepth, depth)
-		case tRParen:
+		case query.TokRParen:
 			depth--
 		}
 	}
-	for _, tk := range q.terms() {
-		for _, w := range strings.Fields(tk.text) {
-			if utf8.RuneCountInString(w) > maxTermRunes {
+	for _, tk := range q.Terms() {
+		for _, w := range strings.Fields(tk.Text) {
+			if utf8.RuneCountInString(w) > query.MaxTermRunes {
 				t.Fatalf("%q: a %d-character word survives", s, utf8.RuneCountInString(w))
 			}
 		}
 	}
-	if maxDepth > maxQueryDepth || q.weight() > maxQueryTerms || strings.ContainsAny(q.notice, "\r\n") {
-		t.Fatalf("%q: depth %d, %d terms, notice %q", s, maxDepth, q.weight(), q.notice)
+	if maxDepth > query.MaxDepth || q.Weight() > query.MaxTerms || strings.ContainsAny(q.Notice, "\r\n") {
+		t.Fatalf("%q: depth %d, %d terms, notice %q", s, maxDepth, q.Weight(), q.Notice)
 	}
 }
 
 // FuzzSearch: no input, typed or not, in either phase, errors or panics
 // (hostile shapes among the seeds: the budget answers them with a notice).
 func FuzzSearch(f *testing.F) {
-	for _, s := range fuzzSeeds() {
+	for _, s := range fuzzSeeds(f) {
 		f.Add(s)
 	}
 	st, _ := routingStore(f)
@@ -157,15 +118,15 @@ func FuzzSearch(f *testing.F) {
 // FuzzParseQuery: the rendering of every non-empty parse is accepted by
 // FTS5, for each of the three tables the plans target.
 func FuzzParseQuery(f *testing.F) {
-	for _, s := range fuzzSeeds() {
+	for _, s := range fuzzSeeds(f) {
 		f.Add(s, false)
 		f.Add(s, true)
 	}
 	st, _ := routingStore(f)
 	f.Fuzz(func(t *testing.T, s string, typing bool) {
-		q := parseQuery(s, st.layout.ftsColumns(), typing)
+		q := query.Parse(s, st.layout.ftsColumns(), typing)
 		checkBounds(t, s, q)
-		if q.empty() {
+		if q.Empty() {
 			return
 		}
 		for _, idx := range []Index{IndexUnicode61, IndexTrigram, IndexCJK} {
@@ -231,10 +192,10 @@ func TestHostileShapes(t *testing.T) {
 			t.Errorf("%.40q: notice %q, want %q", tc.query, res.Notice, tc.notice)
 		}
 	}
-	if got := parseQuery(strings.Repeat("docker ", 50), nil, false).render(ftsTerm); got != `"docker"` {
+	if got := query.Parse(strings.Repeat("docker ", 50), nil, false).Render(query.FTSTerm); got != `"docker"` {
 		t.Errorf("50 x docker = %s, want one", got)
 	}
-	if got := parseQuery(strings.Repeat("(", 100)+"a"+strings.Repeat(")", 100), nil, false).render(ftsTerm); strings.Count(got, "(") > maxQueryDepth {
+	if got := query.Parse(strings.Repeat("(", 100)+"a"+strings.Repeat(")", 100), nil, false).Render(query.FTSTerm); strings.Count(got, "(") > query.MaxDepth {
 		t.Errorf("100 nested groups render as %s", got)
 	}
 }
@@ -263,4 +224,18 @@ func distinct(n int, sep string) string {
 		ws[i] = fmt.Sprintf("w%d", i)
 	}
 	return strings.Join(ws, sep)
+}
+
+// TestSearchResultCarriesTheParse: a search returns the parse it ran, on
+// its own layout (the typed prefix included), with hits or without.
+func TestSearchResultCarriesTheParse(t *testing.T) {
+	st, _ := routingStore(t)
+	res := search(t, st, "docker -restart dock", SearchFilter{Typing: true})
+	want := []QueryTerm{{Text: "docker", Pieces: []Piece{{Text: "docker"}}}, {Text: "dock", Prefix: true, Pieces: []Piece{{Text: "dock"}}}}
+	if !reflect.DeepEqual(res.Parsed.Terms, want) {
+		t.Errorf("Parsed = %+v, want %+v", res.Parsed.Terms, want)
+	}
+	if res := search(t, st, "xyzzy", SearchFilter{}); len(res.Parsed.Terms) != 1 || res.Parsed.Terms[0].Text != "xyzzy" {
+		t.Errorf("no hits: Parsed = %+v", res.Parsed)
+	}
 }

@@ -1,4 +1,4 @@
-package store
+package query
 
 import (
 	"fmt"
@@ -10,41 +10,41 @@ import (
 	"github.com/recall-dev/recall/store/search/analysis"
 )
 
-// maxQueryRunes caps the query as Hermes does (MAX_FTS5_QUERY_CHARS).
-const maxQueryRunes = 2048
+// MaxRunes caps the query as Hermes does (MAX_FTS5_QUERY_CHARS).
+const MaxRunes = 2048
 
-// tokKind is the kind of one query token after repair.
-type tokKind uint8
+// TokKind is the kind of one query token after repair.
+type TokKind uint8
 
 const (
-	tTerm tokKind = iota // a term or phrase
-	tAnd
-	tOr
-	tNot
-	tLParen
-	tRParen
-	tNear // NEAR group: terms in kids, distance in dist
-	tCol  // column filter: name in text
+	TokTerm TokKind = iota // a term or phrase
+	TokAnd
+	TokOr
+	TokNot
+	TokLParen
+	TokRParen
+	TokNear // NEAR group: terms in kids, distance in dist
+	TokCol  // column filter: name in text
 )
 
-// qtok is one token of a parsed query.
-type qtok struct {
-	kind   tokKind
-	text   string // term/phrase text (unquoted) or column name
-	prefix bool   // term*
-	caret  bool   // ^term: must start the column
-	quoted bool   // came from "..." (kept as a phrase)
-	typed  bool   // prefix added because the word is still being typed (not a typed "*")
-	kids   []qtok // NEAR members
-	dist   int    // NEAR distance, 0 = default
+// Tok is one token of a parsed query.
+type Tok struct {
+	Kind   TokKind
+	Text   string // term/phrase text (unquoted) or column name
+	Prefix bool   // term*
+	Caret  bool   // ^term: must start the column
+	Quoted bool   // came from "..." (kept as a phrase)
+	Typed  bool   // prefix added because the word is still being typed (not a typed "*")
+	Kids   []Tok  // NEAR members
+	Dist   int    // NEAR distance, 0 = default
 }
 
-// parsedQuery is a user query repaired into a valid FTS5 expression.
-type parsedQuery struct {
-	toks []qtok
-	// notice says, in one line, what the sanitiser dropped from a hostile
+// Parsed is a user query repaired into a valid FTS5 expression.
+type Parsed struct {
+	Toks []Tok
+	// Notice says, in one line, what the sanitiser dropped from a hostile
 	// query (too deep, too many terms); "" for every ordinary query.
-	notice string
+	Notice string
 }
 
 // Bounds on what one query may ask of FTS5. A search box must answer any
@@ -54,13 +54,13 @@ type parsedQuery struct {
 // Nobody types more than a few levels or a few dozen words; the rest is
 // dropped and SearchResult.Notice says so.
 var (
-	maxQueryDepth = 8  // nested ( ) groups; deeper ones are flattened
-	maxQueryTerms = 12 // terms, counting each word of a phrase and of a NEAR group
-	maxNearTerms  = 6  // terms of one NEAR group: FTS5 checks positions of every pair of them
-	maxTermRunes  = 64 // characters of one term; a longer one is cut and matched as a prefix
+	MaxDepth     = 8  // nested ( ) groups; deeper ones are flattened
+	MaxTerms     = 12 // terms, counting each word of a phrase and of a NEAR group
+	MaxNearTerms = 6  // terms of one NEAR group: FTS5 checks positions of every pair of them
+	MaxTermRunes = 64 // characters of one term; a longer one is cut and matched as a prefix
 )
 
-// parseQuery turns what a user typed (possibly half-way) into the nearest
+// Parse turns what a user typed (possibly half-way) into the nearest
 // valid FTS5 query. It ports Hermes's sanitiser (spec §6.1): balanced quotes
 // kept as phrases, a lone quote dropped, FTS5 punctuation neutralised,
 // leading/trailing/dangling operators dropped, compound terms (chat-send,
@@ -70,13 +70,13 @@ var (
 // columns are the FTS column names a "name:" filter may use. When typing is
 // set and the input does not end in a space, the last bare term becomes a
 // prefix query, so results appear while a word is still being typed.
-// Groups deeper than maxQueryDepth are flattened and terms past
-// maxQueryTerms dropped, with a notice.
-func parseQuery(raw string, columns []string, typing bool) parsedQuery {
+// Groups deeper than MaxDepth are flattened and terms past
+// MaxTerms dropped, with a notice.
+func Parse(raw string, columns []string, typing bool) Parsed {
 	var notes []string
-	if n := utf8.RuneCountInString(raw); n > maxQueryRunes {
-		raw = string([]rune(raw)[:maxQueryRunes])
-		notes = append(notes, fmt.Sprintf("only its first %d characters were read", maxQueryRunes))
+	if n := utf8.RuneCountInString(raw); n > MaxRunes {
+		raw = string([]rune(raw)[:MaxRunes])
+		notes = append(notes, fmt.Sprintf("only its first %d characters were read", MaxRunes))
 	}
 	raw = strings.ToValidUTF8(raw, " ")
 	// SQLite ends an FTS5 string literal at a NUL byte; no tokenizer indexes one.
@@ -84,50 +84,50 @@ func parseQuery(raw string, columns []string, typing bool) parsedQuery {
 	toks := repair(lex(raw, columns))
 	if flat, n := flattenDeep(toks); n > 0 {
 		toks = repair(flat)
-		notes = append(notes, fmt.Sprintf("%d groups nested deeper than %d were flattened", n, maxQueryDepth))
+		notes = append(notes, fmt.Sprintf("%d groups nested deeper than %d were flattened", n, MaxDepth))
 	}
 	toks = dedupe(toks)
 	if n := capTermLength(toks); n > 0 {
-		notes = append(notes, fmt.Sprintf("%d words longer than %d characters were searched by their start", n, maxTermRunes))
+		notes = append(notes, fmt.Sprintf("%d words longer than %d characters were searched by their start", n, MaxTermRunes))
 	}
 	if n := capNear(toks); n > 0 {
-		notes = append(notes, fmt.Sprintf("NEAR groups were cut to %d terms (%d dropped)", maxNearTerms, n))
+		notes = append(notes, fmt.Sprintf("NEAR groups were cut to %d terms (%d dropped)", MaxNearTerms, n))
 	}
 	if cut, n := capTerms(toks); n > 0 {
 		toks = repair(cut)
-		notes = append(notes, fmt.Sprintf("only the first %d terms were searched (%d dropped)", maxQueryTerms, n))
+		notes = append(notes, fmt.Sprintf("only the first %d terms were searched (%d dropped)", MaxTerms, n))
 	}
 	if typing && len(toks) > 0 && !endsInSpace(raw) {
 		last := &toks[len(toks)-1]
-		if last.kind == tTerm && !last.quoted && !last.prefix {
-			last.prefix, last.typed = true, true
+		if last.Kind == TokTerm && !last.Quoted && !last.Prefix {
+			last.Prefix, last.Typed = true, true
 		}
 	}
-	q := parsedQuery{toks: toks}
+	q := Parsed{Toks: toks}
 	if len(notes) > 0 {
-		q.notice = "query too large: " + strings.Join(notes, "; ")
+		q.Notice = "query too large: " + strings.Join(notes, "; ")
 	}
 	return q
 }
 
 // flattenDeep drops the parentheses of groups nested deeper than
-// maxQueryDepth (toks are balanced: repair ran), returning how many groups
+// MaxDepth (toks are balanced: repair ran), returning how many groups
 // it flattened. The terms stay; only the grouping of the deepest ones is lost.
-func flattenDeep(toks []qtok) ([]qtok, int) {
+func flattenDeep(toks []Tok) ([]Tok, int) {
 	depth, flattened := 0, 0
 	var dropped []bool // per open group: were its parentheses dropped?
 	out := toks[:0:0]
 	for _, t := range toks {
-		switch t.kind {
-		case tLParen:
+		switch t.Kind {
+		case TokLParen:
 			depth++
-			drop := depth > maxQueryDepth
+			drop := depth > MaxDepth
 			dropped = append(dropped, drop)
 			if drop {
 				flattened++
 				continue
 			}
-		case tRParen:
+		case TokRParen:
 			depth--
 			drop := dropped[len(dropped)-1]
 			dropped = dropped[:len(dropped)-1]
@@ -146,15 +146,15 @@ func flattenDeep(toks []qtok) ([]qtok, int) {
 // dedupe drops repeated terms from a query of one operator (a b a, or
 // a OR b OR a), where a repeat changes nothing but what FTS5 reads: each
 // leaf is a doclist read again (3,000 "0" terms were 3,000 reads of one).
-func dedupe(toks []qtok) []qtok {
+func dedupe(toks []Tok) []Tok {
 	ands, ors := false, false
 	for i, t := range toks {
-		switch t.kind {
-		case tTerm:
-			ands = ands || (i > 0 && toks[i-1].kind == tTerm) // FTS5 reads an AND between them
-		case tAnd:
+		switch t.Kind {
+		case TokTerm:
+			ands = ands || (i > 0 && toks[i-1].Kind == TokTerm) // FTS5 reads an AND between them
+		case TokAnd:
 			ands = true
-		case tOr:
+		case TokOr:
 			ors = true
 		default:
 			return toks // groups, NEAR, NOT, columns: a repeat may mean something
@@ -164,15 +164,15 @@ func dedupe(toks []qtok) []qtok {
 		return toks // a b OR a is not a b OR
 	}
 	seen := map[string]bool{}
-	var out []qtok
+	var out []Tok
 	for _, t := range toks {
-		if t.kind != tTerm {
+		if t.Kind != TokTerm {
 			out = append(out, t)
 			continue
 		}
-		key := fmt.Sprintf("%s\x00%v%v%v", strings.ToLower(t.text), t.prefix, t.quoted, t.caret)
+		key := fmt.Sprintf("%s\x00%v%v%v", strings.ToLower(t.Text), t.Prefix, t.Quoted, t.Caret)
 		if seen[key] {
-			if n := len(out); n > 0 && out[n-1].kind != tTerm {
+			if n := len(out); n > 0 && out[n-1].Kind != TokTerm {
 				out = out[:n-1] // its operator goes with it
 			}
 			continue
@@ -183,99 +183,99 @@ func dedupe(toks []qtok) []qtok {
 	return out
 }
 
-// capTermLength cuts words longer than maxTermRunes to their first
-// maxTermRunes characters, as prefix queries (on the trigram index, a
+// capTermLength cuts words longer than MaxTermRunes to their first
+// MaxTermRunes characters, as prefix queries (on the trigram index, a
 // substring), and returns how many it cut: a 2,000-character word is 2,000
 // trigram doclists to intersect.
-func capTermLength(toks []qtok) int {
+func capTermLength(toks []Tok) int {
 	n := 0
-	cut := func(t *qtok) {
+	cut := func(t *Tok) {
 		// A phrase is cut at its first over-long word, which ends it as a prefix.
-		ws := strings.Fields(t.text)
+		ws := strings.Fields(t.Text)
 		for i, w := range ws {
-			if rs := []rune(w); len(rs) > maxTermRunes {
-				t.text, t.prefix = strings.Join(append(ws[:i:i], string(rs[:maxTermRunes])), " "), true
+			if rs := []rune(w); len(rs) > MaxTermRunes {
+				t.Text, t.Prefix = strings.Join(append(ws[:i:i], string(rs[:MaxTermRunes])), " "), true
 				n++
 				return
 			}
 		}
 	}
 	for i := range toks {
-		switch toks[i].kind {
-		case tTerm:
+		switch toks[i].Kind {
+		case TokTerm:
 			cut(&toks[i])
-		case tNear:
-			for k := range toks[i].kids {
-				cut(&toks[i].kids[k])
+		case TokNear:
+			for k := range toks[i].Kids {
+				cut(&toks[i].Kids[k])
 			}
 		}
 	}
 	return n
 }
 
-// weight is how many doclists an evaluation of q reads: its terms, each
+// Weight is how many doclists an evaluation of q reads: its terms, each
 // word of a phrase counted.
-func (q parsedQuery) weight() int {
+func (q Parsed) Weight() int {
 	n := 0
-	for _, t := range q.terms() {
+	for _, t := range q.Terms() {
 		n += termWeight(t)
 	}
 	return n
 }
 
-// capNear keeps the first maxNearTerms terms of each NEAR group and
+// capNear keeps the first MaxNearTerms terms of each NEAR group and
 // returns how many it dropped.
-func capNear(toks []qtok) int {
+func capNear(toks []Tok) int {
 	n := 0
 	for i := range toks {
-		if t := &toks[i]; t.kind == tNear && len(t.kids) > maxNearTerms {
-			n += len(t.kids) - maxNearTerms
-			t.kids = t.kids[:maxNearTerms]
+		if t := &toks[i]; t.Kind == TokNear && len(t.Kids) > MaxNearTerms {
+			n += len(t.Kids) - MaxNearTerms
+			t.Kids = t.Kids[:MaxNearTerms]
 		}
 	}
 	return n
 }
 
-// termWeight is what a leaf costs against maxQueryTerms: FTS5 reads one
+// termWeight is what a leaf costs against MaxTerms: FTS5 reads one
 // doclist per word of a phrase.
-func termWeight(t qtok) int {
-	return max(1, len(analysis.WordRuns(t.text)))
+func termWeight(t Tok) int {
+	return max(1, len(analysis.WordRuns(t.Text)))
 }
 
-// capTerms keeps the query up to its maxQueryTerms-th term (a phrase or
+// capTerms keeps the query up to its MaxTerms-th term (a phrase or
 // NEAR group that would cross the bound is cut inside) and reports how many
 // terms it dropped. repair then drops the operators left dangling.
-func capTerms(toks []qtok) ([]qtok, int) {
-	budget, dropped := maxQueryTerms, 0
+func capTerms(toks []Tok) ([]Tok, int) {
+	budget, dropped := MaxTerms, 0
 	cut := -1
-	var out []qtok
+	var out []Tok
 	for i, t := range toks {
 		if cut >= 0 {
-			if t.kind == tTerm || t.kind == tNear {
-				for _, k := range append([]qtok{t}, t.kids...) {
-					if k.kind == tTerm {
+			if t.Kind == TokTerm || t.Kind == TokNear {
+				for _, k := range append([]Tok{t}, t.Kids...) {
+					if k.Kind == TokTerm {
 						dropped += termWeight(k)
 					}
 				}
 			}
 			continue
 		}
-		switch t.kind {
-		case tTerm:
+		switch t.Kind {
+		case TokTerm:
 			w := termWeight(t)
 			if w > budget {
 				dropped += w - budget
 				if budget > 0 {
-					t.text = strings.Join(analysis.WordRuns(t.text)[:budget], " ")
+					t.Text = strings.Join(analysis.WordRuns(t.Text)[:budget], " ")
 					out = append(out, t)
 				}
 				budget, cut = 0, i
 				continue
 			}
 			budget -= w
-		case tNear:
-			var kids []qtok
-			for _, k := range t.kids {
+		case TokNear:
+			var kids []Tok
+			for _, k := range t.Kids {
 				if w := termWeight(k); w <= budget {
 					kids, budget = append(kids, k), budget-w
 				} else {
@@ -283,14 +283,14 @@ func capTerms(toks []qtok) ([]qtok, int) {
 					budget = 0
 				}
 			}
-			if len(kids) < len(t.kids) {
+			if len(kids) < len(t.Kids) {
 				cut = i
 				switch len(kids) {
 				case 0:
 				case 1:
 					out = append(out, kids[0])
 				default:
-					t.kids = kids
+					t.Kids = kids
 					out = append(out, t)
 				}
 				continue
@@ -324,8 +324,8 @@ func isJoiner(r rune) bool {
 	return r == '-' || r == '.' || r == '_' || r == '+' || r == '#' || r == '/' || r == '@'
 }
 
-func lex(s string, columns []string) []qtok {
-	var out []qtok
+func lex(s string, columns []string) []Tok {
+	var out []Tok
 	rs := []rune(s)
 	n := len(rs)
 	for i := 0; i < n; {
@@ -346,16 +346,16 @@ func lex(s string, columns []string) []qtok {
 					i++
 				}
 				if strings.TrimSpace(text) != "" {
-					out = append(out, qtok{kind: tTerm, text: text, quoted: true, prefix: prefix})
+					out = append(out, Tok{Kind: TokTerm, Text: text, Quoted: true, Prefix: prefix})
 				}
 			} else {
 				i++ // a lone quote (still being typed): dropped, as Hermes does
 			}
 		case r == '(':
-			out = append(out, qtok{kind: tLParen})
+			out = append(out, Tok{Kind: TokLParen})
 			i++
 		case r == ')':
-			out = append(out, qtok{kind: tRParen})
+			out = append(out, Tok{Kind: TokRParen})
 			i++
 		case r == '^':
 			if i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"') {
@@ -364,8 +364,8 @@ func lex(s string, columns []string) []qtok {
 				sub := lex(string(rs[i:nextSpace(rs, i)]), columns)
 				i = nextSpace(rs, i)
 				for k := range sub {
-					if k == 0 && sub[k].kind == tTerm {
-						sub[k].caret = true
+					if k == 0 && sub[k].Kind == TokTerm {
+						sub[k].Caret = true
 					}
 				}
 				out = append(out[:j], sub...)
@@ -374,7 +374,7 @@ func lex(s string, columns []string) []qtok {
 			}
 		case r == '-' && (i == 0 || unicode.IsSpace(rs[i-1])) && i+1 < n && (isBareRune(rs[i+1]) || rs[i+1] == '"' || rs[i+1] == '('):
 			// "-word" (and -"a phrase", -(a OR b)) excludes, as in web search and fzf: a NOT before it.
-			out = append(out, qtok{kind: tNot})
+			out = append(out, Tok{Kind: TokNot})
 			i++
 		case isBareRune(r):
 			j := i
@@ -396,20 +396,20 @@ func lex(s string, columns []string) []qtok {
 			}
 			switch {
 			case !compound && word == "AND":
-				out = append(out, qtok{kind: tAnd})
+				out = append(out, Tok{Kind: TokAnd})
 			case !compound && word == "OR":
-				out = append(out, qtok{kind: tOr})
+				out = append(out, Tok{Kind: TokOr})
 			case !compound && word == "NOT":
-				out = append(out, qtok{kind: tNot})
+				out = append(out, Tok{Kind: TokNot})
 			case !compound && word == "NEAR" && i < n && rs[i] == '(':
 				near, next := lexNear(rs, i+1, columns)
 				out = append(out, near...)
 				i = next
 			case !compound && i < n && rs[i] == ':' && hasName(columns, word):
-				out = append(out, qtok{kind: tCol, text: strings.ToLower(word)})
+				out = append(out, Tok{Kind: TokCol, Text: strings.ToLower(word)})
 				i++
 			default:
-				out = append(out, qtok{kind: tTerm, text: word, prefix: prefix, quoted: compound})
+				out = append(out, Tok{Kind: TokTerm, Text: word, Prefix: prefix, Quoted: compound})
 			}
 		default:
 			i++ // FTS5 punctuation (+ { } : ^ * , etc.) outside a term: a separator
@@ -427,7 +427,7 @@ func nextSpace(rs []rune, i int) int {
 
 // lexNear reads "a b c, 10)" after "NEAR(". A well-formed group becomes one
 // tNear token; an unfinished one (still being typed) is closed where it ends.
-func lexNear(rs []rune, i int, columns []string) ([]qtok, int) {
+func lexNear(rs []rune, i int, columns []string) ([]Tok, int) {
 	j := i
 	for j < len(rs) && rs[j] != ')' {
 		j++
@@ -443,10 +443,10 @@ func lexNear(rs []rune, i int, columns []string) ([]qtok, int) {
 		}
 		inner = inner[:k]
 	}
-	var terms []qtok
+	var terms []Tok
 	for _, t := range lex(inner, nil) {
-		if t.kind == tTerm {
-			t.caret = false
+		if t.Kind == TokTerm {
+			t.Caret = false
 			terms = append(terms, t)
 		}
 	}
@@ -456,7 +456,7 @@ func lexNear(rs []rune, i int, columns []string) ([]qtok, int) {
 	case 1:
 		return terms, j
 	}
-	return []qtok{{kind: tNear, kids: terms, dist: dist}}, j
+	return []Tok{{Kind: TokNear, Kids: terms, Dist: dist}}, j
 }
 
 func hasName(names []string, w string) bool {
@@ -468,24 +468,26 @@ func hasName(names []string, w string) bool {
 	return false
 }
 
-// operandStart / operandEnd classify tokens for operator placement.
-func operandStart(k tokKind) bool { return k == tTerm || k == tLParen || k == tNear || k == tCol }
-func operandEnd(k tokKind) bool   { return k == tTerm || k == tRParen || k == tNear }
-func isOp(k tokKind) bool         { return k == tAnd || k == tOr || k == tNot }
+// OperandStart / operandEnd classify tokens for operator placement.
+func OperandStart(k TokKind) bool {
+	return k == TokTerm || k == TokLParen || k == TokNear || k == TokCol
+}
+func OperandEnd(k TokKind) bool { return k == TokTerm || k == TokRParen || k == TokNear }
+func isOp(k TokKind) bool       { return k == TokAnd || k == TokOr || k == TokNot }
 
 // repair drops what would make FTS5 reject the query: operators without an
 // operand on both sides (the last of a run of operators wins), empty or
 // unbalanced parentheses, column filters with nothing after them.
-func repair(toks []qtok) []qtok {
+func repair(toks []Tok) []Tok {
 	for changed := true; changed; {
 		changed = false
-		var out []qtok
+		var out []Tok
 		depth := 0
 		for i, t := range toks {
 			switch {
-			case t.kind == tRParen:
-				if depth == 0 || (len(out) > 0 && !operandEnd(out[len(out)-1].kind)) {
-					if depth > 0 && len(out) > 0 && out[len(out)-1].kind == tLParen {
+			case t.Kind == TokRParen:
+				if depth == 0 || (len(out) > 0 && !OperandEnd(out[len(out)-1].Kind)) {
+					if depth > 0 && len(out) > 0 && out[len(out)-1].Kind == TokLParen {
 						out = out[:len(out)-1] // "()" -> nothing
 						depth--
 					}
@@ -493,17 +495,17 @@ func repair(toks []qtok) []qtok {
 					continue
 				}
 				depth--
-			case t.kind == tLParen:
+			case t.Kind == TokLParen:
 				depth++
-			case isOp(t.kind):
-				prevOK := len(out) > 0 && operandEnd(out[len(out)-1].kind)
-				nextOK := i+1 < len(toks) && operandStart(toks[i+1].kind)
+			case isOp(t.Kind):
+				prevOK := len(out) > 0 && OperandEnd(out[len(out)-1].Kind)
+				nextOK := i+1 < len(toks) && OperandStart(toks[i+1].Kind)
 				if !prevOK || !nextOK {
 					changed = true
 					continue
 				}
-			case t.kind == tCol:
-				if i+1 >= len(toks) || !(toks[i+1].kind == tTerm || toks[i+1].kind == tLParen || toks[i+1].kind == tNear) {
+			case t.Kind == TokCol:
+				if i+1 >= len(toks) || !(toks[i+1].Kind == TokTerm || toks[i+1].Kind == TokLParen || toks[i+1].Kind == TokNear) {
 					changed = true
 					continue
 				}
@@ -512,70 +514,70 @@ func repair(toks []qtok) []qtok {
 		}
 		for ; depth > 0; depth-- {
 			// close what is still open, dropping a dangling "(" at the end
-			if len(out) > 0 && out[len(out)-1].kind == tLParen {
+			if len(out) > 0 && out[len(out)-1].Kind == TokLParen {
 				out = out[:len(out)-1]
 				changed = true
 				continue
 			}
-			out = append(out, qtok{kind: tRParen})
+			out = append(out, Tok{Kind: TokRParen})
 		}
 		toks = out
 	}
 	return toks
 }
 
-// empty reports a query with nothing to search for.
-func (q parsedQuery) empty() bool {
-	for _, t := range q.toks {
-		if t.kind == tTerm || t.kind == tNear {
+// Empty reports a query with nothing to search for.
+func (q Parsed) Empty() bool {
+	for _, t := range q.Toks {
+		if t.Kind == TokTerm || t.Kind == TokNear {
 			return false
 		}
 	}
 	return true
 }
 
-// terms are the positive and negative leaf texts, for routing, LIKE scans and highlighting.
-func (q parsedQuery) terms() (all []qtok) {
-	for _, t := range q.toks {
-		switch t.kind {
-		case tTerm:
+// Terms are the positive and negative leaf texts, for routing, LIKE scans and highlighting.
+func (q Parsed) Terms() (all []Tok) {
+	for _, t := range q.Toks {
+		switch t.Kind {
+		case TokTerm:
 			all = append(all, t)
-		case tNear:
-			all = append(all, t.kids...)
+		case TokNear:
+			all = append(all, t.Kids...)
 		}
 	}
 	return all
 }
 
-// positiveTerms are the leaves a match contains: every leaf but those
+// PositiveTerms are the leaves a match contains: every leaf but those
 // under a NOT (NOT x, -x, NOT (a OR b), NOT content: x). They are what
 // highlighting, snippets, ranking and recall's transcript windows look for.
-func (q parsedQuery) positiveTerms() (out []qtok) {
+func (q Parsed) PositiveTerms() (out []Tok) {
 	negDepth := -1 // paren depth of the NOT group being skipped, -1 when none
 	depth := 0
-	for i, t := range q.toks {
-		switch t.kind {
-		case tLParen:
-			if negDepth < 0 && negated(q.toks, i) {
+	for i, t := range q.Toks {
+		switch t.Kind {
+		case TokLParen:
+			if negDepth < 0 && negated(q.Toks, i) {
 				negDepth = depth
 			}
 			depth++
 			continue
-		case tRParen:
+		case TokRParen:
 			depth--
 			if depth == negDepth {
 				negDepth = -1
 			}
 			continue
 		}
-		if negDepth >= 0 || negated(q.toks, i) {
+		if negDepth >= 0 || negated(q.Toks, i) {
 			continue
 		}
-		switch t.kind {
-		case tTerm:
+		switch t.Kind {
+		case TokTerm:
 			out = append(out, t)
-		case tNear:
-			out = append(out, t.kids...)
+		case TokNear:
+			out = append(out, t.Kids...)
 		}
 	}
 	return out
@@ -583,67 +585,67 @@ func (q parsedQuery) positiveTerms() (out []qtok) {
 
 // negated reports whether the operand at toks[i] follows a NOT (a column
 // filter between them belongs to the operand).
-func negated(toks []qtok, i int) bool {
-	for i--; i >= 0 && toks[i].kind == tCol; i-- {
+func negated(toks []Tok, i int) bool {
+	for i--; i >= 0 && toks[i].Kind == TokCol; i-- {
 	}
-	return i >= 0 && toks[i].kind == tNot
+	return i >= 0 && toks[i].Kind == TokNot
 }
 
-// conjunctive reports a plain AND of terms (no OR, NOT, groups, columns).
-func (q parsedQuery) conjunctive() bool {
-	for _, t := range q.toks {
-		if t.kind != tTerm && t.kind != tAnd {
+// Conjunctive reports a plain AND of terms (no OR, NOT, groups, columns).
+func (q Parsed) Conjunctive() bool {
+	for _, t := range q.Toks {
+		if t.Kind != TokTerm && t.Kind != TokAnd {
 			return false
 		}
 	}
 	return true
 }
 
-// render writes the query as FTS5 syntax; term renders each leaf.
-func (q parsedQuery) render(term func(t qtok) string) string {
+// Render writes the query as FTS5 syntax; term renders each leaf.
+func (q Parsed) Render(term func(t Tok) string) string {
 	var b strings.Builder
 	prevGroup := false // the previous leaf rendered as a parenthesised group
-	for i, t := range q.toks {
+	for i, t := range q.Toks {
 		if b.Len() > 0 {
 			b.WriteByte(' ')
 		}
 		leaf := ""
-		if t.kind == tTerm {
+		if t.Kind == TokTerm {
 			leaf = term(t)
 		}
 		// FTS5 reads juxtaposed phrases as AND, but not a group beside an
 		// operand ("(a OR b) c" is a syntax error), and a leaf may render as
 		// a group (the CJK plan): spell the AND out wherever a group is involved.
-		if i > 0 && operandEnd(q.toks[i-1].kind) && operandStart(t.kind) &&
-			(q.toks[i-1].kind != tTerm || t.kind != tTerm || prevGroup || strings.HasPrefix(leaf, "(")) {
+		if i > 0 && OperandEnd(q.Toks[i-1].Kind) && OperandStart(t.Kind) &&
+			(q.Toks[i-1].Kind != TokTerm || t.Kind != TokTerm || prevGroup || strings.HasPrefix(leaf, "(")) {
 			b.WriteString("AND ")
 		}
 		prevGroup = strings.HasPrefix(leaf, "(")
-		switch t.kind {
-		case tTerm:
+		switch t.Kind {
+		case TokTerm:
 			b.WriteString(leaf)
-		case tAnd:
+		case TokAnd:
 			b.WriteString("AND")
-		case tOr:
+		case TokOr:
 			b.WriteString("OR")
-		case tNot:
+		case TokNot:
 			b.WriteString("NOT")
-		case tLParen:
+		case TokLParen:
 			b.WriteString("(")
-		case tRParen:
+		case TokRParen:
 			b.WriteString(")")
-		case tCol:
-			b.WriteString(t.text + " :")
-		case tNear:
+		case TokCol:
+			b.WriteString(t.Text + " :")
+		case TokNear:
 			b.WriteString("NEAR(")
-			for i, k := range t.kids {
+			for i, k := range t.Kids {
 				if i > 0 {
 					b.WriteByte(' ')
 				}
 				b.WriteString(term(k))
 			}
-			if t.dist > 0 {
-				b.WriteString(", " + strconv.Itoa(t.dist))
+			if t.Dist > 0 {
+				b.WriteString(", " + strconv.Itoa(t.Dist))
 			}
 			b.WriteString(")")
 		}
@@ -651,43 +653,18 @@ func (q parsedQuery) render(term func(t qtok) string) string {
 	return b.String()
 }
 
-// ftsTerm renders a leaf for a unicode61 or trigram table: always a quoted
+// FTSTerm renders a leaf for a unicode61 or trigram table: always a quoted
 // string, so no character can be read as syntax.
-func ftsTerm(t qtok) string {
-	s := quoteFTS(t.text)
-	if t.prefix {
+func FTSTerm(t Tok) string {
+	s := QuoteFTS(t.Text)
+	if t.Prefix {
 		s += "*"
 	}
-	if t.caret {
+	if t.Caret {
 		s = "^" + s
 	}
 	return s
 }
 
-// cjkTermExpr turns one query term (a word run that contains CJK) into an
-// FTS5 expression over recall_fts_cjk: each CJK piece becomes the phrase of
-// its bigrams, or a prefix query for a single character; Latin pieces are
-// plain terms; pieces are ANDed.
-func cjkTermExpr(term string) string {
-	var parts []string
-	for _, p := range analysis.Pieces(term) {
-		if !p.CJK {
-			parts = append(parts, quoteFTS(strings.ToLower(p.Text)))
-			continue
-		}
-		rs := []rune(p.Text)
-		if len(rs) == 1 {
-			parts = append(parts, quoteFTS(p.Text)+"*")
-			continue
-		}
-		grams := make([]string, 0, len(rs)-1)
-		for i := 0; i+1 < len(rs); i++ {
-			grams = append(grams, string(rs[i:i+2]))
-		}
-		parts = append(parts, quoteFTS(strings.Join(grams, " ")))
-	}
-	return strings.Join(parts, " AND ")
-}
-
-// quoteFTS makes s one FTS5 string (a term or phrase), escaping quotes.
-func quoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
+// QuoteFTS makes s one FTS5 string (a term or phrase), escaping quotes.
+func QuoteFTS(s string) string { return `"` + strings.ReplaceAll(s, `"`, `""`) + `"` }
