@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // bulkMin is the batch size from which InsertMessages indexes rows itself

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/fts5idx"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Full ranking: bm25 over every match, computed in Go from the index.

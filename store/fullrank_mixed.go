@@ -4,8 +4,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/fts5idx"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Full ranking of a query that mixes CJK terms of 1-2 characters with Latin

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // fullRankCorpus writes n messages over a small vocabulary (so that common

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // What one message puts in the full-text indexes (migration 1004): the

@@ -7,7 +7,7 @@ import (
 	"math/bits"
 	"strings"
 
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // InsertMessages appends msgs in order and sets each one's ID. A message

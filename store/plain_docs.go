@@ -7,9 +7,9 @@ import (
 	"sort"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/fts5idx"
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // plainDocs reads every row of each word (all its forms; a word still

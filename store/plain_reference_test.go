@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // plainReference ranks a plain query's sessions the slow, obvious way, for

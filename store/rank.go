@@ -7,8 +7,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // Ranking broad queries.

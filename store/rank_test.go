@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 func TestScoreCandidatesOrdersByBM25(t *testing.T) {

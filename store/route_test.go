@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // describe is an attempt as TestRoutePlan spells it: the index, then the

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // routingSessions and routingCorpus are the small multilingual history the

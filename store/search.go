@@ -8,9 +8,9 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // rankCandidates bounds the Go ranking of what full ranking (fullrank.go,
@@ -113,10 +113,10 @@ func (s *Store) SearchMessages(ctx context.Context, raw string, f SearchFilter) 
 			return SearchResult{}, fmt.Errorf("search messages: %w", err)
 		}
 	}
-	res.Parsed, res.Notice = q.Export(), joinNotice(notice, res.Notice)
-	if res.plain != nil {
-		res.Parsed, res.plain = res.plain.Export(), nil
+	if res.Parsed.Empty() { // a plain query's answer carries its own parse: its words' forms
+		res.Parsed = q.Export()
 	}
+	res.Notice = joinNotice(notice, res.Notice)
 	res.Elapsed = time.Since(start)
 	return res, nil
 }
@@ -349,7 +349,7 @@ func (s *Store) searchFTS(c *conn, q query.Parsed, p match, f SearchFilter) (Sea
 
 	var q2 string
 	var args []any
-	order := f.Sort.orderBy() // a time sort reads every match, in either phase
+	order := f.Sort.OrderBy() // a time sort reads every match, in either phase
 	if order == "" && f.Phase == PhaseFirst {
 		order = " ORDER BY " + p.table + ".rowid DESC"
 	}

@@ -5,8 +5,8 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // haystack is the text a LIKE scan reads: the same fields the FTS tables index.
@@ -84,7 +84,7 @@ func (s *Store) searchLike(c *conn, q query.Parsed, m match, f SearchFilter, onl
 	if only.where != "" {
 		where = append(where, only.where)
 	}
-	order := f.Sort.orderBy()
+	order := f.Sort.OrderBy()
 	bounded := false
 	if order == "" && f.Phase == PhaseFirst && !only.indexed {
 		// Newest first, so the newest rows are where a first paint looks

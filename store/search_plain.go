@@ -8,9 +8,9 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Session-level ranking of plain queries (plain.go says what a plain query is).
@@ -138,7 +138,7 @@ func (s *Store) searchPlain(c *conn, pq query.Plain, f SearchFilter) (SearchResu
 			return res, err
 		}
 	}
-	res.describe(pq)
+	describePlain(&res, pq)
 
 	total, _, err := c.scalarInt("SELECT COALESCE(MAX(id), 0) FROM messages")
 	if err != nil {
@@ -356,13 +356,13 @@ func (s *Store) searchPlain(c *conn, pq query.Plain, f SearchFilter) (SearchResu
 			res.Hits = append(res.Hits, h)
 		}
 	}
-	res.plain = &hq
+	res.Parsed = hq.Export()
 	return res, nil
 }
 
-// describe fills what a plain query's answer says of how it was read: its
+// describePlain fills what a plain query's answer says of how it was read: its
 // words, the expression they stand for, a replaced typo, the date.
-func (res *SearchResult) describe(pq query.Plain) {
+func describePlain(res *SearchResult, pq query.Plain) {
 	exprs := make([]string, len(pq.Words))
 	res.Words = make([]string, len(pq.Words))
 	for i, w := range pq.Words {

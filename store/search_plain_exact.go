@@ -6,10 +6,10 @@ import (
 	"math"
 	"slices"
 
+	"github.com/recall-dev/recall/store/engine/analysis"
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/fts5idx"
 	"github.com/recall-dev/recall/store/internal/sqlutil"
-	"github.com/recall-dev/recall/store/search/analysis"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // Session ranking of a plain query over every match.
@@ -199,9 +199,9 @@ func (s *Store) searchPlainExactOnce(c *conn, pq query.Plain, f SearchFilter) (S
 		}
 	}
 	n := len(pq.Words)
-	res.describe(pq)
+	describePlain(&res, pq)
 	hq := pq.Highlight()
-	res.plain = &hq
+	res.Parsed = hq.Export()
 
 	ps := plainScorer{n: n, idf: make([]float64, n), full: uint64(1)<<n - 1}
 	N := ix.rows()
@@ -305,7 +305,7 @@ func (s *Store) searchPlainExactOnce(c *conn, pq query.Plain, f SearchFilter) (S
 		}
 		next = end
 	}
-	return s.plainHits(c, res, listed, pq, f)
+	return s.plainHits(c, res, listed, pq, hq, f)
 }
 
 // phraseMessages returns messages that hold the phrase itself, its tokens
@@ -398,8 +398,8 @@ func (s *Store) readPlainSessions(c *conn, batch []*plainSess, meta []sessionMet
 }
 
 // plainHits lays the ranked sessions out as hits: each session's messages,
-// best first, its best one with a snippet.
-func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq query.Plain, f SearchFilter) (SearchResult, error) {
+// best first, its best one with a snippet marking hq (the plain query's forms).
+func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq query.Plain, hq query.Parsed, f SearchFilter) (SearchResult, error) {
 	var bestIDs []any
 	shown := 0
 	for _, se := range listed {
@@ -413,7 +413,6 @@ func (s *Store) plainHits(c *conn, res SearchResult, listed []*plainSess, pq que
 	if err := snippetTexts(c, bestIDs, func(id int64, text string) { texts[id] = text }); err != nil {
 		return res, err
 	}
-	hq := *res.plain
 	for _, se := range listed {
 		var matched []string
 		for j, w := range pq.Words {

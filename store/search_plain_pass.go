@@ -5,8 +5,8 @@ import (
 	"math"
 	"slices"
 
+	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/fts5idx"
-	"github.com/recall-dev/recall/store/search/query"
 )
 
 // sessAcc is one session's key, accumulated over its matching messages as

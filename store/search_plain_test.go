@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
 // plainCorpus: the evidence of a question is spread over a session's

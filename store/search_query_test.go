@@ -13,14 +13,14 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/recall-dev/recall/store/search/query"
+	"github.com/recall-dev/recall/store/engine/query"
 )
 
-// sanitiserInputs are the parser's test cases (search/query/testdata), as
+// sanitiserInputs are the parser's test cases (engine/query/testdata), as
 // a user may type them.
 func sanitiserInputs(t testing.TB) []string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("search", "query", "testdata", "sanitiser.txt"))
+	b, err := os.ReadFile(filepath.Join("engine", "query", "testdata", "sanitiser.txt"))
 	if err != nil {
 		t.Fatal(err)
 	}

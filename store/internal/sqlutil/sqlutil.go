@@ -1,5 +1,5 @@
 // Package sqlutil holds the small pieces of SQL text and values that the
-// database (store) and the search engine (store/search/...) both build:
+// database (store) and the search engine (store/engine/...) both build:
 // placeholders, IN and LIKE clauses, a working-directory scope, and the
 // REAL Unix seconds Hermes stores times as.
 package sqlutil

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // Plain queries.

@@ -7,7 +7,7 @@ import (
 	"unicode"
 	"unicode/utf8"
 
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // MaxRunes caps the query as Hermes does (MAX_FTS5_QUERY_CHARS).

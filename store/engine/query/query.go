@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/recall-dev/recall/store/search/analysis"
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // Query is a search query as the store parsed it: what a caller needs to
