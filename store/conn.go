@@ -1,7 +1,6 @@
 package store
 
 import (
-	"context"
 	"fmt"
 	"math/bits"
 	"os"
@@ -350,24 +349,3 @@ func fromEpoch(f float64) time.Time { return sqlutil.FromEpoch(f) }
 
 // stmtRow is the statement positioned on a result row.
 type stmtRow = *sqlite3.Stmt
-
-// snapshot runs fn inside one read transaction: every statement of a
-// search sees the same state of the file, and the shared lock is taken
-// once (full ranking reads an index page per statement; each statement in
-// autocommit mode took and released the lock, two fcntl calls each, which
-// was a fifth of a common word's time). The transaction ends even when fn
-// was interrupted.
-func (c *conn) snapshot(fn func() error) error {
-	if c.db.GetAutocommit() {
-		if err := c.exec("BEGIN"); err == nil {
-			defer func() {
-				prev := c.db.SetInterrupt(context.Background())
-				if c.exec("COMMIT") != nil {
-					c.exec("ROLLBACK")
-				}
-				c.db.SetInterrupt(prev)
-			}()
-		}
-	}
-	return fn()
-}

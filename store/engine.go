@@ -1,9 +1,12 @@
 package store
 
 import (
+	"context"
+
 	"github.com/ncruces/go-sqlite3"
 
 	"github.com/recall-dev/recall/store/engine"
+	"github.com/recall-dev/recall/store/engine/rowcache"
 )
 
 // The search engine (store/engine/...) reads the database through a narrow
@@ -17,7 +20,9 @@ func (c *conn) Query(sql string, args []any, row func(st *sqlite3.Stmt) error) e
 }
 
 // ScalarInt returns the first column of the first row (engine.Conn).
-func (c *conn) ScalarInt(sql string, args ...any) (int64, bool, error) { return c.scalarInt(sql, args...) }
+func (c *conn) ScalarInt(sql string, args ...any) (int64, bool, error) {
+	return c.scalarInt(sql, args...)
+}
 
 // ScalarText returns the first column of the first row as text (engine.Conn).
 func (c *conn) ScalarText(sql string, args ...any) (string, bool, error) {
@@ -44,3 +49,35 @@ func (l layout) engineLayout() engine.Layout {
 	}
 	return el
 }
+
+func init() {
+	// The ranking caches' files live in recall's cache directory, beside
+	// SQLite's compiled code.
+	rowcache.Dir = cacheDir("RECALL_RANK_CACHE", "rank")
+}
+
+// engineDB lends the engine a reader connection (engine.Conn) for a read.
+type engineDB struct{ s *Store }
+
+// Read runs fn on a reader connection (Store.read).
+func (d engineDB) Read(ctx context.Context, fn func(c engine.Conn) error) error {
+	return d.s.read(ctx, func(c *conn) error { return fn(c) })
+}
+
+// SearchMessages finds messages matching a user query, as typed. Malformed
+// syntax is never an error: it is repaired into the nearest valid query,
+// and a hostile one is cut down with a Notice. Only cancellation and I/O
+// errors are returned. The search engine (store/engine/pipeline, its
+// stages beside it) answers; its plan (store/engine/plan) says which index
+// answers which query.
+func (s *Store) SearchMessages(ctx context.Context, query string, f SearchFilter) (SearchResult, error) {
+	return s.engine.Search(ctx, query, f)
+}
+
+// Warm reads, once, what ranking over every match keeps in memory: the
+// main index's row lengths and the map of messages to sessions (about a
+// second per million messages). A long-running reader (the TUI, the MCP
+// server) calls it in the background at start, so that its first search
+// does not pay for it; a one-shot command lets its first search do it.
+// Errors are left to that search, which reports them.
+func (s *Store) Warm(ctx context.Context) { s.engine.Warm(ctx) }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -144,4 +145,15 @@ func (l layout) visibleMessage() string {
 		return "1"
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// contentOnlyFTS matches the DDL of Hermes v1-v10's external-content FTS
+// tables over messages (fts5(content, content=messages, ...)), which index
+// the content column alone; v11+ index content, tool_name and tool_calls
+// (inline, or v23's external content over the messages_fts_src view).
+var contentOnlyFTS = regexp.MustCompile(`(?i)content\s*=\s*['"]?messages['"]?\s*[,)]`)
+
+// ftsIndexesContentOnly reports whether messages_fts's DDL is Hermes v1-v10's.
+func ftsIndexesContentOnly(ddl string) bool {
+	return contentOnlyFTS.MatchString(ddl) && !strings.Contains(strings.ToLower(ddl), "tool_name")
 }

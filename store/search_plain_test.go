@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/recall-dev/recall/store/engine/postings"
 	"github.com/recall-dev/recall/store/engine/query"
 )
 
@@ -116,16 +117,16 @@ func TestSearchPlainTypedWord(t *testing.T) {
 // search, with every buffer read so far given back, not a crash.
 func TestPlainDocsReadError(t *testing.T) {
 	st, _ := routingStore(t)
-	pq, ok := query.ReadPlain("docker network error", st.layout.ftsColumns(), false, time.Now())
+	pq, ok := query.ReadPlain("docker network error", st.layout.engineLayout().Columns(), false, time.Now())
 	if !ok {
 		t.Fatal("not a plain query")
 	}
 	err := st.read(context.Background(), func(c *conn) error {
-		ix, err := st.openIndex(c, "messages_fts")
+		ix, err := testIndexes(st).Open(c, "messages_fts")
 		if err != nil {
 			return err
 		}
-		if _, _, release, err := plainDocs(ix, &pq, map[string]bool{"network": true}); err != nil {
+		if _, _, release, err := postings.WordPostings(ix, &pq, map[string]bool{"network": true}); err != nil {
 			return fmt.Errorf("before the interrupt: %w", err)
 		} else {
 			release()
@@ -133,7 +134,7 @@ func TestPlainDocsReadError(t *testing.T) {
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
 		defer c.db.SetInterrupt(c.db.SetInterrupt(ctx))
-		_, _, release, err := plainDocs(ix, &pq, map[string]bool{"network": true})
+		_, _, release, err := postings.WordPostings(ix, &pq, map[string]bool{"network": true})
 		if err == nil || release != nil {
 			t.Errorf("interrupted: err %v, release %v; want an error and nothing to release", err, release != nil)
 		}

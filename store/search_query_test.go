@@ -13,6 +13,8 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/store/engine/pipeline"
+	"github.com/recall-dev/recall/store/engine/plan"
 	"github.com/recall-dev/recall/store/engine/query"
 )
 
@@ -124,22 +126,22 @@ func FuzzParseQuery(f *testing.F) {
 	}
 	st, _ := routingStore(f)
 	f.Fuzz(func(t *testing.T, s string, typing bool) {
-		q := query.Parse(s, st.layout.ftsColumns(), typing)
+		q := query.Parse(s, st.layout.engineLayout().Columns(), typing)
 		checkBounds(t, s, q)
 		if q.Empty() {
 			return
 		}
 		for _, idx := range []Index{IndexUnicode61, IndexTrigram, IndexCJK} {
-			if idx == IndexCJK && !cjkExpressible(q) {
+			if idx == IndexCJK && !plan.CJKExpressible(q) {
 				continue
 			}
-			p := st.match(q, idx)
+			p := plan.For(q, idx, st.layout.engineLayout())
 			err := st.read(context.Background(), func(c *conn) error {
-				_, _, err := c.scalarInt("SELECT count(*) FROM "+p.table+" WHERE "+p.table+" MATCH ?", p.expr)
+				_, _, err := c.scalarInt("SELECT count(*) FROM "+p.Table+" WHERE "+p.Table+" MATCH ?", p.Expr)
 				return err
 			})
 			if err != nil {
-				t.Fatalf("%q -> %s on %s: %v", s, p.expr, p.table, err)
+				t.Fatalf("%q -> %s on %s: %v", s, p.Expr, p.Table, err)
 			}
 		}
 	})
@@ -204,8 +206,8 @@ func TestHostileShapes(t *testing.T) {
 // notice, not an error; a cancelled caller still gets its error.
 func TestSearchBudget(t *testing.T) {
 	st, _ := routingStore(t)
-	defer func(d time.Duration) { searchBudget = d }(searchBudget)
-	searchBudget = time.Nanosecond
+	defer func(d time.Duration) { pipeline.SearchBudget = d }(pipeline.SearchBudget)
+	pipeline.SearchBudget = time.Nanosecond
 	res, err := st.SearchMessages(context.Background(), "docker", SearchFilter{})
 	if err != nil || res.Complete || !strings.Contains(res.Notice, "search stopped after") {
 		t.Fatalf("out of time: err %v, complete %v, notice %q", err, res.Complete, res.Notice)

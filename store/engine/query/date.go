@@ -11,7 +11,7 @@ import (
 // "What did we change in May 2023", "the docker fix last week": the date
 // is rarely in the message text (it is the session's date), so the words
 // that name it are taken out of the words to match and become a range the
-// ranking prefers (search_plain.go): sessions of that time come first,
+// ranking prefers (store/engine/pipeline): sessions of that time come first,
 // the others follow.
 
 // DateRange is a half-open time range [from, to) named in a query.

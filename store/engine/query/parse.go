@@ -52,7 +52,7 @@ type Parsed struct {
 // nested groups ("fts5: parser stack overflow"), and every term is a
 // doclist to read and intersect, so 1,000 frequent terms took seconds.
 // Nobody types more than a few levels or a few dozen words; the rest is
-// dropped and SearchResult.Notice says so.
+// dropped and engine.Result.Notice says so.
 var (
 	MaxDepth     = 8  // nested ( ) groups; deeper ones are flattened
 	MaxTerms     = 12 // terms, counting each word of a phrase and of a NEAR group

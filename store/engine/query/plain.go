@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/kljensen/snowball/english"
+
 	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
@@ -22,7 +23,7 @@ import (
 // words and punctuation dropped), each standing for its English
 // inflections (paint, paints, painted, painting), any of them enough to
 // match; sessions are then ranked by how much of the query they cover
-// (search_plain.go). A query that uses syntax ("a phrase", AND, OR, NOT,
+// (store/engine/pipeline). A query that uses syntax ("a phrase", AND, OR, NOT,
 // NEAR, -word, col:, word*, ^word, parentheses) keeps its exact FTS5 meaning.
 
 // maxPlainWords is the most content words a plain query keeps: a long
