@@ -28,7 +28,7 @@ type layout struct {
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
 	// ftsContentOnly: Hermes v1-v10 index the content column only, not
-	// tool_name and tool_calls; the route covers those by LIKE (route.go's gaps).
+	// tool_name and tool_calls; the route covers those by LIKE (plan.Gaps).
 	ftsContentOnly bool
 	// unindexedFrom/To: ids in (from, to] are not yet in the FTS index
 	// (Hermes's deferred rebuild), covered by a LIKE scan.

@@ -45,9 +45,9 @@ func (a refKey) cmp(b refKey) int {
 // checking searchPlainExact: every matching message found with FTS5 MATCH,
 // its text read back from the index's own content and tokenized again, its
 // length summed from %_docsize, its session, time and the session's first
-// message and title read with SQL, and the ranking of search_plain_exact.go
+// message and title read with SQL, and the ranking of engine/pipeline/plain.go
 // computed from those. It shares with the store only the reading of the
-// query (readPlain) and the tokenizer (checked against FTS5 elsewhere). It
+// query (query.ReadPlain) and the tokenizer (checked against FTS5 elsewhere). It
 // returns the ids of the sessions listed under filter f, best first.
 func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []string {
 	t.Helper()
