@@ -1,9 +1,7 @@
 package pipeline
 
 import (
-	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/recall-dev/recall/store/engine"
 	"github.com/recall-dev/recall/store/engine/collect"
@@ -47,24 +45,9 @@ var (
 	plainSessionsBonus = 40
 )
 
-// plainEligible reports whether the plain path may answer: a session
-// ranking (Discover) on an FTS index that covers every row, ranked by
-// relevance from the first page.
-func (e *Engine) plainEligible(f engine.Filter) bool {
-	l := e.layout
-	return f.Sessions && f.Phase == engine.PhaseFinal && f.Sort == engine.SortRank && f.Offset == 0 &&
-		l.HasFTS && !l.FTSStale && !l.FTSContentOnly && l.UnindexedTo == 0
-}
-
-// searchPlain answers a plain query at session level; no hits is not an
-// error (the caller then tries the ordinary route, which finds substrings).
-func (e *Engine) searchPlain(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
-	// Every match, from the index (plain.go), where it reads it.
-	if res, err := e.searchPlainExact(c, pq, f); !errors.Is(err, postings.ErrNotApplicable) {
-		return res, err
-	} else if errors.Is(err, errNoWordRows) {
-		pq.TyposTried = true // what is left is the titles; the typos were looked for
-	}
+// searchPlainBounded answers a plain query at session level from the
+// newest matches of each word, on a file whose index plain.go does not read.
+func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
 	res := engine.Result{Index: engine.IndexUnicode61, Complete: true}
 	n := len(pq.Words)
 	words, err := e.ix.ReadWords(c, &pq)
@@ -214,19 +197,4 @@ func (e *Engine) searchPlain(c engine.Conn, pq query.Plain, f engine.Filter) (en
 	}
 	res.Parsed = hq.Export()
 	return res, nil
-}
-
-// describePlain fills what a plain query's answer says of how it was read: its
-// words, the expression they stand for, a replaced typo, the date.
-func describePlain(res *engine.Result, pq query.Plain) {
-	exprs := make([]string, len(pq.Words))
-	res.Words = make([]string, len(pq.Words))
-	for i, w := range pq.Words {
-		exprs[i], res.Words[i] = w.Expr(), w.Text
-	}
-	res.Query = "(" + strings.Join(exprs, ") OR (") + ")"
-	res.Suggestion = pq.Suggestion
-	if !pq.Date.Zero() {
-		res.DateFilter, res.DateFrom, res.DateTo = pq.Date.Text, pq.Date.From, pq.Date.To
-	}
 }
