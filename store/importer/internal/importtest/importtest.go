@@ -176,6 +176,21 @@ func Dump(t testing.TB, st *store.Store) map[string]Session {
 	return out
 }
 
+// Listed is the set of session ids a list shows (recall recent, the TUI
+// list, MCP's recent mode): roots and branches, no sub-agent runs.
+func Listed(t testing.TB, st *store.Store) map[string]bool {
+	t.Helper()
+	list, err := st.RecentSessions(context.Background(), store.ListOptions{Limit: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, s := range list {
+		out[s.ID] = true
+	}
+	return out
+}
+
 // IDs lists the dump's session ids, sorted.
 func IDs(d map[string]Session) []string {
 	var ids []string
