@@ -121,7 +121,9 @@ const maxQueued = 32
 // by a user record of any kind imported once (task notifications), a text
 // typed while a tool ran placed after the tool's result, ToolSearch results
 // kept, sessions titled by their first command or sub-agent description.
-const parserVersion = 3
+// 4: a queue-operation "remove" with no enqueue before it (2.1.207's
+// steering text) imported.
+const parserVersion = 4
 
 // group is one assistant API message, merged from the lines sharing its id.
 type group struct {
