@@ -47,6 +47,7 @@ var historyFixtures = map[string]historyFixture{
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"qoder":        {dir: "qoder"},
+	"grok-cli":     {setup: sqlFixture("grokcli", "grok.db", "schema.sql", "seed.sql"), file: "grok.db"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the

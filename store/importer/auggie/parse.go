@@ -1,6 +1,7 @@
 package auggie
 
 import (
+	"cmp"
 	"encoding/json"
 	"strconv"
 	"strings"
@@ -197,7 +198,7 @@ func (p *parser) exchange(it item, t *importer.Tally) {
 			calls = append(calls, textutil.NewToolCall(n.ToolUse.ID, n.ToolUse.Name, n.ToolUse.InputJSON))
 			p.tools[n.ToolUse.ID] = n.ToolUse.Name
 		case n.Type == nodeThinking && n.Thinking != nil:
-			if s := textutil.Join("", n.Thinking.Summary, n.Thinking.Content); strings.TrimSpace(s) != "" {
+			if s := cmp.Or(n.Thinking.Summary, n.Thinking.Content); strings.TrimSpace(s) != "" {
 				thoughts = append(thoughts, s)
 			}
 		case n.Type == nodeTokenUsed && n.TokenUsage != nil:
