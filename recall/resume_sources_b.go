@@ -1,0 +1,12 @@
+package recall
+
+// The resume commands of the sources added with issue 33's second group
+// (Kimi Code, Mistral Vibe, OpenHands, Grok Build, Antigravity, Kiro,
+// Amazon Q, Junie), each checked against the agent's --help or source; kept
+// in a file of their own so that sources added in parallel never edit the
+// same lines.
+func init() {
+	// kimi --help (2.1.0): -S, --session [id]  Resume a session. With ID: resume that session.
+	moreResume["kimi-code"] = func(id string) []string { return []string{"kimi", "--session", id} }
+	subAgentParents["kimi-code"] = "Kimi Code"
+}

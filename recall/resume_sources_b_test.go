@@ -1,0 +1,31 @@
+package recall
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// TestResumeSourcesB: each agent's own resume command; a sub-agent run,
+// whose id recall made, resumes its parent session.
+func TestResumeSourcesB(t *testing.T) {
+	for _, tc := range []struct {
+		sess store.Session
+		args []string
+		note string
+	}{
+		{store.Session{ID: "session_1", Source: "kimi-code"}, []string{"kimi", "--session", "session_1"}, ""},
+		{store.Session{ID: "session_1-agent-0", ParentID: "session_1", Source: "kimi-code", ModelConfig: `{"_delegate_from":"session_1"}`},
+			[]string{"kimi", "--session", "session_1"}, "Kimi Code sub-agent run"},
+	} {
+		r, err := PlanResume(tc.sess)
+		if err != nil || !slices.Equal(r.Args, tc.args) {
+			t.Errorf("%s: %v, %v; want %v", tc.sess.ID, r.Args, err, tc.args)
+		}
+		if tc.note != "" && (len(r.Notes) != 1 || !strings.Contains(r.Notes[0], tc.note)) {
+			t.Errorf("%s: notes %q", tc.sess.ID, r.Notes)
+		}
+	}
+}
