@@ -9,4 +9,8 @@ func init() {
 	// kimi --help (2.1.0): -S, --session [id]  Resume a session. With ID: resume that session.
 	moreResume["kimi-code"] = func(id string) []string { return []string{"kimi", "--session", id} }
 	subAgentParents["kimi-code"] = "Kimi Code"
+	// vibe --help: --resume [SESSION_ID]  Resume a session (vibe/cli/entrypoint.py); found by id in any directory.
+	// A task sub-agent's session lives inside its parent's folder, where --resume does not look.
+	moreResume["mistral-vibe"] = func(id string) []string { return []string{"vibe", "--resume", id} }
+	subAgentParents["mistral-vibe"] = "Mistral Vibe"
 }

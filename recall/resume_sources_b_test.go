@@ -19,6 +19,10 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "session_1", Source: "kimi-code"}, []string{"kimi", "--session", "session_1"}, ""},
 		{store.Session{ID: "session_1-agent-0", ParentID: "session_1", Source: "kimi-code", ModelConfig: `{"_delegate_from":"session_1"}`},
 			[]string{"kimi", "--session", "session_1"}, "Kimi Code sub-agent run"},
+		{store.Session{ID: "3f9a1c2e", Source: "mistral-vibe"}, []string{"vibe", "--resume", "3f9a1c2e"}, ""},
+		{store.Session{ID: "7b2d4e6f", ParentID: "3f9a1c2e", Source: "mistral-vibe", ModelConfig: `{"_delegate_from":"3f9a1c2e"}`},
+			[]string{"vibe", "--resume", "3f9a1c2e"}, "Mistral Vibe sub-agent run"},
+		{store.Session{ID: "a1b2c3d4", ParentID: "3f9a1c2e", Source: "mistral-vibe"}, []string{"vibe", "--resume", "a1b2c3d4"}, ""},
 	} {
 		r, err := PlanResume(tc.sess)
 		if err != nil || !slices.Equal(r.Args, tc.args) {
