@@ -13,4 +13,7 @@ func init() {
 	// A task sub-agent's session lives inside its parent's folder, where --resume does not look.
 	moreResume["mistral-vibe"] = func(id string) []string { return []string{"vibe", "--resume", id} }
 	subAgentParents["mistral-vibe"] = "Mistral Vibe"
+	// openhands --help: --resume [RESUME]  Conversation ID to resume (openhands_cli/argparsers/util.py).
+	moreResume["openhands"] = func(id string) []string { return []string{"openhands", "--resume", id} }
+	subAgentParents["openhands"] = "OpenHands"
 }

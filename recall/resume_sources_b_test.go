@@ -23,6 +23,9 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "7b2d4e6f", ParentID: "3f9a1c2e", Source: "mistral-vibe", ModelConfig: `{"_delegate_from":"3f9a1c2e"}`},
 			[]string{"vibe", "--resume", "3f9a1c2e"}, "Mistral Vibe sub-agent run"},
 		{store.Session{ID: "a1b2c3d4", ParentID: "3f9a1c2e", Source: "mistral-vibe"}, []string{"vibe", "--resume", "a1b2c3d4"}, ""},
+		{store.Session{ID: "8f1c2d3e", Source: "openhands"}, []string{"openhands", "--resume", "8f1c2d3e"}, ""},
+		{store.Session{ID: "5e6f7a8b", ParentID: "8f1c2d3e", Source: "openhands", ModelConfig: `{"_delegate_from":"8f1c2d3e"}`},
+			[]string{"openhands", "--resume", "8f1c2d3e"}, "OpenHands sub-agent run"},
 	} {
 		r, err := PlanResume(tc.sess)
 		if err != nil || !slices.Equal(r.Args, tc.args) {

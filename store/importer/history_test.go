@@ -47,6 +47,7 @@ var historyFixtures = map[string]historyFixture{
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"mistral-vibe": {dir: "vibe"},
+	"openhands":    {dir: "openhands"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the

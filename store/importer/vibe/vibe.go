@@ -20,7 +20,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -102,18 +101,6 @@ func (m meta) model() string {
 	return m.Config.Active
 }
 
-// vibeTime reads Python's isoformat(), with or without a zone.
-func vibeTime(s string) time.Time {
-	if t := textutil.ParseTime(s); !t.IsZero() {
-		return t
-	}
-	t, err := time.ParseInLocation("2006-01-02T15:04:05.999999", s, time.Local)
-	if err != nil {
-		return time.Time{}
-	}
-	return t.UTC()
-}
-
 // Import brings one session's messages.jsonl up to date, with its meta.json.
 func (*Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
 	dir := filepath.Dir(file)
@@ -122,7 +109,7 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 		_ = json.Unmarshal(raw, &m) // a torn meta.json (rewritten by a rename) leaves the messages
 	}
 	sess := store.Session{ID: m.SessionID, Source: SourceName, Title: textutil.Title(m.Title), ParentID: m.Parent,
-		StartedAt: vibeTime(m.Start), EndedAt: vibeTime(m.End), Cwd: m.Environment["working_directory"], GitBranch: m.GitBranch,
+		StartedAt: textutil.ParseLocalTime(m.Start), EndedAt: textutil.ParseLocalTime(m.End), Cwd: m.Environment["working_directory"], GitBranch: m.GitBranch,
 		Model: m.model(), InputTokens: m.Stats.Prompt, OutputTokens: m.Stats.Completion}
 	if sess.ID == "" {
 		sess.ID = filepath.Base(dir)
