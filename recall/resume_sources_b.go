@@ -16,4 +16,7 @@ func init() {
 	// openhands --help: --resume [RESUME]  Conversation ID to resume (openhands_cli/argparsers/util.py).
 	moreResume["openhands"] = func(id string) []string { return []string{"openhands", "--resume", id} }
 	subAgentParents["openhands"] = "OpenHands"
+	// grok --help: -r, --resume [SESSION_ID_OR_TITLE] (crates/codegen/xai-grok-pager/src/app/cli.rs).
+	moreResume["grok-build"] = func(id string) []string { return []string{"grok", "--resume", id} }
+	subAgentParents["grok-build"] = "Grok Build"
 }

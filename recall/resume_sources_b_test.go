@@ -26,6 +26,7 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "8f1c2d3e", Source: "openhands"}, []string{"openhands", "--resume", "8f1c2d3e"}, ""},
 		{store.Session{ID: "5e6f7a8b", ParentID: "8f1c2d3e", Source: "openhands", ModelConfig: `{"_delegate_from":"8f1c2d3e"}`},
 			[]string{"openhands", "--resume", "8f1c2d3e"}, "OpenHands sub-agent run"},
+		{store.Session{ID: "019f6a00", Source: "grok-build"}, []string{"grok", "--resume", "019f6a00"}, ""},
 	} {
 		r, err := PlanResume(tc.sess)
 		if err != nil || !slices.Equal(r.Args, tc.args) {

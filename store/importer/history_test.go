@@ -48,6 +48,7 @@ var historyFixtures = map[string]historyFixture{
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"mistral-vibe": {dir: "vibe"},
 	"openhands":    {dir: "openhands"},
+	"grok-build":   {dir: "grokbuild"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
