@@ -19,4 +19,11 @@ func init() {
 	// grok --help: -r, --resume [SESSION_ID_OR_TITLE] (crates/codegen/xai-grok-pager/src/app/cli.rs).
 	moreResume["grok-build"] = func(id string) []string { return []string{"grok", "--resume", id} }
 	subAgentParents["grok-build"] = "Grok Build"
+	// q chat -r/--resume: "Resumes the previous conversation from this directory"
+	// (crates/chat-cli/src/cli/chat/mod.rs ChatArgs): Amazon Q keeps one
+	// conversation per directory, so it runs in the session's directory.
+	moreResume["amazon-q"] = func(string) []string { return []string{"q", "chat", "--resume"} }
+	// kiro-cli chat --resume-id ID resumes any conversation from any directory
+	// (kirodotdev/Kiro issue 9066, kiro-cli 2.5.1; Kiro CLI is closed source).
+	moreResume["kiro"] = func(id string) []string { return []string{"kiro-cli", "chat", "--resume-id", id} }
 }

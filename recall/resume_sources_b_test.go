@@ -27,6 +27,8 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "5e6f7a8b", ParentID: "8f1c2d3e", Source: "openhands", ModelConfig: `{"_delegate_from":"8f1c2d3e"}`},
 			[]string{"openhands", "--resume", "8f1c2d3e"}, "OpenHands sub-agent run"},
 		{store.Session{ID: "019f6a00", Source: "grok-build"}, []string{"grok", "--resume", "019f6a00"}, ""},
+		{store.Session{ID: "5f0c3a1e", Source: "amazon-q"}, []string{"q", "chat", "--resume"}, ""},
+		{store.Session{ID: "c1d2e3f4", Source: "kiro"}, []string{"kiro-cli", "chat", "--resume-id", "c1d2e3f4"}, ""},
 	} {
 		r, err := PlanResume(tc.sess)
 		if err != nil || !slices.Equal(r.Args, tc.args) {

@@ -49,6 +49,8 @@ var historyFixtures = map[string]historyFixture{
 	"mistral-vibe": {dir: "vibe"},
 	"openhands":    {dir: "openhands"},
 	"grok-build":   {dir: "grokbuild"},
+	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
