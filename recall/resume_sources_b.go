@@ -26,4 +26,7 @@ func init() {
 	// kiro-cli chat --resume-id ID resumes any conversation from any directory
 	// (kirodotdev/Kiro issue 9066, kiro-cli 2.5.1; Kiro CLI is closed source).
 	moreResume["kiro"] = func(id string) []string { return []string{"kiro-cli", "chat", "--resume-id", id} }
+	// Junie is closed source and documents no command that resumes one
+	// session by id: recall says so rather than guess one.
+	moreResume["junie"] = nil
 }

@@ -1,6 +1,7 @@
 package recall
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
@@ -29,8 +30,15 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "019f6a00", Source: "grok-build"}, []string{"grok", "--resume", "019f6a00"}, ""},
 		{store.Session{ID: "5f0c3a1e", Source: "amazon-q"}, []string{"q", "chat", "--resume"}, ""},
 		{store.Session{ID: "c1d2e3f4", Source: "kiro"}, []string{"kiro-cli", "chat", "--resume-id", "c1d2e3f4"}, ""},
+		{store.Session{ID: "session-260301-090000-a1b2", Source: "junie"}, nil, ""},
 	} {
 		r, err := PlanResume(tc.sess)
+		if tc.args == nil {
+			if !errors.Is(err, ErrCannotResume) {
+				t.Errorf("%s: %v, %v; want ErrCannotResume", tc.sess.ID, r.Args, err)
+			}
+			continue
+		}
 		if err != nil || !slices.Equal(r.Args, tc.args) {
 			t.Errorf("%s: %v, %v; want %v", tc.sess.ID, r.Args, err, tc.args)
 		}

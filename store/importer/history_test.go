@@ -51,6 +51,7 @@ var historyFixtures = map[string]historyFixture{
 	"grok-build":   {dir: "grokbuild"},
 	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
 	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"junie":        {dir: "junie"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
