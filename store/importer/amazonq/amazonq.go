@@ -12,7 +12,6 @@ package amazonq
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -35,13 +34,7 @@ func (*Source) Name() string { return SourceName }
 // DefaultPaths is the data folder dirs::data_local_dir()/amazon-q
 // (crates/chat-cli/src/util/paths.rs, database_path_static).
 func (*Source) DefaultPaths() []string {
-	var out []string
-	for _, d := range []string{importer.DataHome("amazon-q"), importer.HomeDir("", filepath.Join("Library", "Application Support", "amazon-q"))} {
-		if d != "" {
-			out = append(out, d)
-		}
-	}
-	return out
+	return qconv.DataDirs("amazon-q")
 }
 
 // Discover returns named files, and data.sqlite3 in each named folder.

@@ -106,8 +106,7 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 		}
 	}
 	if sm.Kind == "subagent" && sm.Parent != "" {
-		raw, _ := json.Marshal(map[string]string{"_delegate_from": sm.Parent})
-		sess.ModelConfig = string(raw)
+		sess.ModelConfig = textutil.DelegatedFrom(sm.Parent)
 	}
 	return importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
 		return &parser{sess: sess, st: saved{Tools: map[string]string{}}}

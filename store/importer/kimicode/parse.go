@@ -381,8 +381,7 @@ func (p *parser) Result() importer.Result {
 		}
 	} else {
 		s.ParentID = p.parent
-		raw, _ := json.Marshal(map[string]string{"_delegate_from": p.parent})
-		s.ModelConfig = string(raw)
+		s.ModelConfig = textutil.DelegatedFrom(p.parent)
 	}
 	if s.Title == "" {
 		s.Title = textutil.Title(p.st.Prompt)

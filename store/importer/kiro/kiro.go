@@ -12,7 +12,6 @@ package kiro
 import (
 	"context"
 	"fmt"
-	"path/filepath"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -34,13 +33,7 @@ func (*Source) Name() string { return SourceName }
 
 // DefaultPaths is kiro-cli's data folder.
 func (*Source) DefaultPaths() []string {
-	var out []string
-	for _, d := range []string{importer.DataHome("kiro-cli"), importer.HomeDir("", filepath.Join("Library", "Application Support", "kiro-cli"))} {
-		if d != "" {
-			out = append(out, d)
-		}
-	}
-	return out
+	return qconv.DataDirs("kiro-cli")
 }
 
 // Discover returns named files, and data.sqlite3 in each named folder.

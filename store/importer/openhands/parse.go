@@ -94,8 +94,7 @@ func newParser(id, parent string, bs baseState, files []string) *parser {
 		}
 	}
 	if parent != "" {
-		raw, _ := json.Marshal(map[string]string{"_delegate_from": parent})
-		s.ModelConfig = string(raw)
+		s.ModelConfig = textutil.DelegatedFrom(parent)
 	}
 	return &parser{sess: s, files: files, tools: map[string]string{}}
 }

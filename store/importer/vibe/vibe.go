@@ -115,8 +115,7 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 		sess.ID = filepath.Base(dir)
 	}
 	if filepath.Base(filepath.Dir(dir)) == "agents" && m.Parent != "" {
-		raw, _ := json.Marshal(map[string]string{"_delegate_from": m.Parent})
-		sess.ModelConfig = string(raw)
+		sess.ModelConfig = textutil.DelegatedFrom(m.Parent)
 	}
 	return importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
 		return &parser{sess: sess, tools: map[string]string{}}

@@ -14,6 +14,19 @@ import (
 	"github.com/recall-dev/recall/store/importer/internal/textutil"
 )
 
+// DataDirs are an app's data folders where dirs::data_local_dir() puts
+// them: $XDG_DATA_HOME/<name> (else ~/.local/share/<name>), and macOS's
+// ~/Library/Application Support/<name>.
+func DataDirs(name string) []string {
+	var out []string
+	for _, d := range []string{importer.DataHome(name), importer.HomeDir("", filepath.Join("Library", "Application Support", name))} {
+		if d != "" {
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
 // DiscoverDB is the discovery Amazon Q and Kiro CLI share: the named files,
 // and each named folder's data.sqlite3.
 func DiscoverDB(paths []string) ([]string, error) {

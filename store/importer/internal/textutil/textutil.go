@@ -173,6 +173,13 @@ func ParseLocalTime(s string) time.Time {
 	return t.UTC()
 }
 
+// DelegatedFrom is the model_config a sub-agent's session gets: Hermes's
+// lineage marker naming the session that delegated to it.
+func DelegatedFrom(parent string) string {
+	raw, _ := json.Marshal(map[string]string{"_delegate_from": parent})
+	return string(raw)
+}
+
 // uuid is a session UUID as the agents write them into file names.
 var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 
