@@ -72,8 +72,9 @@ func TestFixtures(t *testing.T) {
 	}
 }
 
-// TestAppendedStep: a step whose end comes with the next import (Kimi Code
-// appends as it streams) is written once, whole.
+// TestAppendedStep: a step the file ends inside (Kimi Code appends as it
+// streams) is stored as it is, and replaced whole once it ends: nothing
+// lost if Kimi stops there, nothing doubled if it goes on.
 func TestAppendedStep(t *testing.T) {
 	dir := importtest.CopyTree(t, filepath.Join(home(t), ".kimi-code"))
 	file := filepath.Join(dir, "sessions", "wd_demo_df419f279a59", sessQA, "agents", "main", "wire.jsonl")
@@ -82,15 +83,13 @@ func TestAppendedStep(t *testing.T) {
 	importtest.Append(t, file, `{"type":"context.append_message","agentId":"main","message":{"role":"user","content":[{"type":"text","text":"and in Rust?"}],"id":"msg_x","toolCalls":[],"origin":{"kind":"user"}},"time":1796505100000}`+"\n"+
 		`{"type":"context.append_loop_event","agentId":"main","event":{"type":"step.begin","uuid":"s9","turnId":"1","step":1},"time":1796505100100}`+"\n"+
 		`{"type":"context.append_loop_event","agentId":"main","event":{"type":"content.part","uuid":"p9","stepUuid":"s9","part":{"type":"text","text":"s.chars().rev()"}},"time":1796505100200}`+"\n")
-	if rep := importtest.Run(t, st, &Source{}, dir); rep.Messages != 1 {
-		t.Errorf("the prompt alone: %+v", rep)
+	if rep := importtest.Run(t, st, &Source{}, dir); rep.Messages != 2 {
+		t.Errorf("the prompt and the unfinished step as it is: %+v", rep)
 	}
 	importtest.Append(t, file, `{"type":"context.append_loop_event","agentId":"main","event":{"type":"step.end","uuid":"s9","turnId":"1","step":1,"finishReason":"end_turn","usage":{"inputOther":5,"output":7,"inputCacheRead":0,"inputCacheCreation":0}},"time":1796505100300}`+"\n")
-	if rep := importtest.Run(t, st, &Source{}, dir); rep.Messages != 1 {
-		t.Errorf("the ended step: %+v", rep)
-	}
+	importtest.Run(t, st, &Source{}, dir)
 	msgs := importtest.Dump(t, st)[sessQA].Msgs
-	if last := msgs[len(msgs)-1]; last.Role != "assistant" || last.Content != "s.chars().rev()" || last.Tokens != 7 {
-		t.Errorf("last %s", last)
+	if last := msgs[len(msgs)-1]; len(msgs) != 6 || last.Role != "assistant" || last.Content != "s.chars().rev()" || last.Tokens != 7 || last.Finish != "end_turn" {
+		t.Errorf("%d messages, last %s", len(msgs), last)
 	}
 }

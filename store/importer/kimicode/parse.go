@@ -86,6 +86,9 @@ type step struct {
 	Think   []string            `json:"r,omitempty"`
 	Calls   []textutil.ToolCall `json:"c,omitempty"`
 	Results []store.Message     `json:"o,omitempty"`
+	// Written is set when an import ended inside the step and stored it as
+	// it was: more of it makes the file be read again.
+	Written bool `json:"w,omitempty"`
 }
 
 // saved is what an import keeps for the next one: the session's running
@@ -166,6 +169,9 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		if r.Event == nil {
 			t.Malformed("%s", importer.MissingField("context.append_loop_event record", "event", text))
 			return nil
+		}
+		if o := p.st.Open; o != nil && o.Written && r.Event.Type != "step.begin" {
+			return importer.ErrRestart // the stored step goes on: read the file again
 		}
 		p.loop(*r.Event, r.Time, key, t)
 	case "context.apply_compaction":
@@ -317,6 +323,9 @@ func (p *parser) endStepWith(finish string, tokens int) {
 		return
 	}
 	p.st.Open = nil
+	if s.Written {
+		return // stored by the last import, whole as it turned out
+	}
 	if len(s.Text) > 0 || len(s.Think) > 0 || len(s.Calls) > 0 {
 		p.msgs = append(p.msgs, store.Message{SessionID: p.id, Role: "assistant", Content: strings.Join(s.Text, "\n\n"),
 			Reasoning: strings.Join(s.Think, "\n\n"), ToolCalls: textutil.ToolCallsJSON(s.Calls), Timestamp: ms(s.Time),
@@ -385,6 +394,13 @@ func (p *parser) Result() importer.Result {
 	}
 	if s.Title == "" {
 		s.Title = textutil.Title(p.st.Prompt)
+	}
+	if o := p.st.Open; o != nil && !o.Written {
+		// The file ends inside a step (Kimi Code still streaming, or
+		// stopped): store it now; more of it later reads the file again.
+		p.endStep()
+		o.Written = true
+		p.st.Open = o
 	}
 	msgs := p.msgs
 	p.msgs = nil
