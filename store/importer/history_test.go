@@ -48,6 +48,12 @@ var historyFixtures = map[string]historyFixture{
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"qoder":        {dir: "qoder"},
 	"grok-cli":     {setup: sqlFixture("grokcli", "grok.db", "schema.sql", "seed.sql"), file: "grok.db"},
+	"mistral-vibe": {dir: "vibe"},
+	"openhands":    {dir: "openhands"},
+	"grok-build":   {dir: "grokbuild"},
+	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"junie":        {dir: "junie"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
