@@ -34,6 +34,23 @@ def kind_of(rec):
     return k, fields
 
 
+def sqlite_events(path):
+    import sqlite3
+    try:
+        db = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
+        rows = db.execute("SELECT event_json FROM transcript_events WHERE event_json IS NOT NULL").fetchall()
+        db.close()
+    except sqlite3.Error:
+        return []
+    out = []
+    for (text,) in rows:
+        try:
+            out.append(json.loads(text))
+        except ValueError:
+            out.append("(invalid JSON row)")
+    return out
+
+
 def scan(folder):
     kinds = {}
     home = os.path.join(folder, "home")
@@ -53,6 +70,12 @@ def scan(folder):
                             continue
                         k, fields = kind_of(rec)
                         kinds.setdefault(k, set()).update(fields)
+            elif n.endswith(".sqlite"):
+                # OpenClaw's agent database keeps its transcript records verbatim in transcript_events
+                # (the zstd-compressed ones, event_json NULL, are not read here).
+                for rec in sqlite_events(path):
+                    k, fields = kind_of(rec)
+                    kinds.setdefault(k, set()).update(fields)
             elif n.endswith(".json"):
                 kinds.setdefault("file " + n if not n.startswith(("session-", "agent-")) else "file " + n.split("-")[0] + "-*.json", set())
     return kinds
