@@ -9,6 +9,7 @@ and problems are shown. Exit status 1 when something drifted (a new kind or fiel
 """
 import json
 import os
+import re
 import sys
 
 
@@ -77,6 +78,8 @@ def scan(folder):
                     k, fields = kind_of(rec)
                     kinds.setdefault(k, set()).update(fields)
             elif n.endswith(".json"):
+                # a file named by its session's id (Auggie's <uuid>.json) is one kind, whatever the id
+                n = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "*", n)
                 kinds.setdefault("file " + n if not n.startswith(("session-", "agent-")) else "file " + n.split("-")[0] + "-*.json", set())
     return kinds
 

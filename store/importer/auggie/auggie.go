@@ -17,7 +17,6 @@ package auggie
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -76,28 +75,5 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 // sessionLines turns a session into lines: its fields without the history
 // first, then one line per chatHistory item.
 func sessionLines(raw []byte) ([]byte, error) {
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("%s", importer.DecodeProblem(err))
-	}
-	hist, ok := doc["chatHistory"]
-	if !ok {
-		return nil, fmt.Errorf("%s: not an Auggie session", importer.MissingField("the document", "chatHistory", raw))
-	}
-	var items []json.RawMessage
-	if err := json.Unmarshal(hist, &items); err != nil {
-		return nil, fmt.Errorf("chatHistory: %s", importer.DecodeProblem(err))
-	}
-	delete(doc, "chatHistory")
-	var buf bytes.Buffer
-	head, _ := json.Marshal(doc)
-	buf.Write(head)
-	buf.WriteByte('\n')
-	for _, it := range items {
-		if err := json.Compact(&buf, it); err != nil {
-			return nil, err
-		}
-		buf.WriteByte('\n')
-	}
-	return buf.Bytes(), nil
+	return importer.DocumentLines(raw, "chatHistory", "an Auggie session")
 }

@@ -106,16 +106,9 @@ func TestRewritten(t *testing.T) {
 // TestDiscover finds session files in ~/.augment/sessions.
 func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{".augment/sessions/a.json", ".augment/settings.json", ".augment/sessions/b.json"} {
-		p := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		it.Write(t, p, "{}")
-	}
-	got, err := (&Source{}).Discover([]string{filepath.Join(dir, ".augment")})
-	if err != nil || len(got) != 2 || filepath.Base(got[0]) != "a.json" || filepath.Base(got[1]) != "b.json" {
-		t.Errorf("discover = %v, %v", got, err)
+	it.Files(t, dir, ".augment/sessions/a.json", ".augment/settings.json", ".augment/sessions/b.json")
+	if got := it.Found(t, &Source{}, filepath.Join(dir, ".augment")); got != "sessions/a.json sessions/b.json" {
+		t.Errorf("discover = %s", got)
 	}
 	t.Setenv("HOME", dir)
 	if p := (&Source{}).DefaultPaths(); len(p) != 1 || p[0] != filepath.Join(dir, ".augment", "sessions") {

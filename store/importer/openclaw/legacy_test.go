@@ -73,30 +73,13 @@ func TestLegacyReset(t *testing.T) {
 // workspaces.
 func TestDiscover(t *testing.T) {
 	dir := t.TempDir()
-	for _, f := range []string{
-		"agents/main/sessions/a.jsonl", "agents/main/sessions/a.trajectory.jsonl", "agents/main/sessions/sessions.json",
+	it.Files(t, dir, "agents/main/sessions/a.jsonl", "agents/main/sessions/a.trajectory.jsonl", "agents/main/sessions/sessions.json",
 		"agents/main/sessions/b.jsonl.reset.2026-01-01T00-00-00.000Z", "agents/main/sessions/c.jsonl.deleted.2026-01-01T00-00-00.000Z",
 		"agents/main/sessions/cold/0a.jsonl.zst", "agents/main/session-sqlite-import-archive/sessions/d.jsonl",
-		"agents/ops/agent/openclaw-agent.sqlite", "agents/ops/agent/openclaw-agent.sqlite-wal", "workspace/sessions/notes.jsonl",
-	} {
-		p := filepath.Join(dir, f)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		it.Write(t, p, "")
-	}
-	got, err := (&Source{}).Discover([]string{dir})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var rel []string
-	for _, g := range got {
-		r, _ := filepath.Rel(dir, g)
-		rel = append(rel, r)
-	}
+		"agents/ops/agent/openclaw-agent.sqlite", "agents/ops/agent/openclaw-agent.sqlite-wal", "workspace/sessions/notes.jsonl")
 	want := "agents/ops/agent/openclaw-agent.sqlite agents/main/sessions/a.jsonl agents/main/sessions/b.jsonl.reset.2026-01-01T00-00-00.000Z"
-	if strings.Join(rel, " ") != want {
-		t.Errorf("discover = %v, want %s", rel, want)
+	if got := it.Found(t, &Source{}, dir); got != want {
+		t.Errorf("discover = %s, want %s", got, want)
 	}
 	t.Setenv("OPENCLAW_STATE_DIR", dir)
 	if p := (&Source{}).DefaultPaths(); len(p) != 1 || p[0] != dir {

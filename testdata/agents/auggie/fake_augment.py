@@ -18,29 +18,14 @@ model turns since the exchange whose typed message matched.
 import json
 import os
 import sys
-import threading
 import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
-LOG = os.environ.get("FAKE_LOG", "requests.jsonl")
-SCRIPT = os.environ.get("FAKE_SCRIPT", "script.json")
 PORT = int(os.environ.get("FAKE_PORT", "18766"))
-_lock = threading.Lock()
 
-
-def log(entry):
-    with _lock:
-        with open(LOG, "a", encoding="utf-8") as f:
-            f.write(json.dumps(entry, ensure_ascii=False) + "\n")
-
-
-def load_script():
-    try:
-        with open(SCRIPT, encoding="utf-8") as f:
-            return json.load(f)
-    except Exception as e:  # noqa: BLE001 - a broken script is reported, the server stays up
-        print("script error:", e, file=sys.stderr)
-        return []
+# The script format and the request log are fakemodel.py's (FAKE_SCRIPT, FAKE_LOG).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+from fakemodel import load_script, log  # noqa: E402
 
 
 def typed_text(message, nodes):
