@@ -86,3 +86,30 @@ func TestDiscover(t *testing.T) {
 		t.Errorf("default paths %v", p)
 	}
 }
+
+// TestLegacySubAgent: sessions.json names the session key that spawned a
+// session (spawnedBy); its transcript becomes that session's child, marked
+// _delegate_from and titled by its label. The entry and file are added to
+// a copy of the fixture in the shapes 2026.7.1 writes.
+func TestLegacySubAgent(t *testing.T) {
+	dir := it.CopyTree(t, legacyHome(t))
+	sessions := filepath.Join(dir, "agents", "main", "sessions")
+	raw, err := os.ReadFile(filepath.Join(sessions, "oc-tools.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	it.Write(t, filepath.Join(sessions, "sub-1.jsonl"), strings.Replace(string(raw), `"id":"oc-tools"`, `"id":"sub-1"`, 1))
+	index, err := os.ReadFile(filepath.Join(sessions, "sessions.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	entry := `{"agent:main:subagent:5f2e": {"sessionId": "sub-1", "updatedAt": 1796508000000, "label": "Count lines", "spawnedBy": "agent:main:explicit:oc-qa"},`
+	it.Write(t, filepath.Join(sessions, "sessions.json"), strings.Replace(string(index), "{", entry, 1))
+	st := it.Open(t)
+	it.Run(t, st, &Source{}, dir)
+	s := it.Dump(t, st)["sub-1"]
+	if s.ParentID != "oc-qa" || s.Title != "Count lines" || len(s.Msgs) != 4 ||
+		s.ModelConfig != `{"_delegate_from":"oc-qa","session_key":"agent:main:subagent:5f2e"}` {
+		t.Errorf("sub-agent %+v", s.Session)
+	}
+}
