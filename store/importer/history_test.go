@@ -52,6 +52,7 @@ var historyFixtures = map[string]historyFixture{
 	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
 	"kiro":         {setup: treeWithDB("kiro", "data.sqlite3", "schema.sql", "seed.sql")},
 	"junie":        {dir: "junie"},
+	"antigravity":  {dir: "antigravity"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
