@@ -73,7 +73,7 @@ func importCLI(ctx context.Context, st *store.Store, file string) (importer.Repo
 		sess.Model = "" // the CLI picks one per request; no model to record
 	}
 	return importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
-		return &cliParser{sess: sess, title: textutil.Title(sc.Title), ends: ends, file: file, st: cliState{Tools: map[string]string{}}}
+		return &cliParser{sess: sess, title: textutil.Title(sc.Title), ends: ends, file: file}
 	})
 }
 
@@ -100,11 +100,11 @@ type cliBlock struct {
 
 // cliState is what an import keeps for the next one.
 type cliState struct {
-	Tools   map[string]string `json:"t,omitempty"` // tool use id -> name
-	Prompts int               `json:"n,omitempty"` // prompts read (the turn being answered)
-	Asked   int64             `json:"a,omitempty"` // the last prompt's time, Unix ms
-	Rows    int               `json:"r,omitempty"`
-	First   string            `json:"f,omitempty"` // the first prompt, for a session with no title
+	Tools   toolNames `json:"t,omitempty"` // tool use id -> name
+	Prompts int       `json:"n,omitempty"` // prompts read (the turn being answered)
+	Asked   int64     `json:"a,omitempty"` // the last prompt's time, Unix ms
+	Rows    int       `json:"r,omitempty"`
+	First   string    `json:"f,omitempty"` // the first prompt, for a session with no title
 }
 
 type cliParser struct {
@@ -117,15 +117,7 @@ type cliParser struct {
 }
 
 // Restore loads the saved state.
-func (p *cliParser) Restore(raw json.RawMessage) error {
-	if err := json.Unmarshal(raw, &p.st); err != nil {
-		return err
-	}
-	if p.st.Tools == nil {
-		p.st.Tools = map[string]string{}
-	}
-	return nil
-}
+func (p *cliParser) Restore(raw json.RawMessage) error { return json.Unmarshal(raw, &p.st) }
 
 // Line reads one record.
 func (p *cliParser) Line(text []byte, t *importer.Tally) error {
@@ -187,7 +179,7 @@ func (p *cliParser) Line(text []byte, t *importer.Tally) error {
 				}
 				if json.Unmarshal(b.Data, &u) == nil && u.Name != "" {
 					calls = append(calls, textutil.NewToolCall(u.ID, u.Name, u.Input))
-					p.st.Tools[u.ID] = u.Name
+					p.st.Tools.set(u.ID, u.Name)
 				}
 			}
 		}

@@ -47,7 +47,7 @@ func importV3(ctx context.Context, st *store.Store, file string) (importer.Repor
 		}
 	}
 	return importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
-		return &v3Parser{sess: sess, st: v3State{Tools: map[string]string{}}}
+		return &v3Parser{sess: sess}
 	})
 }
 
@@ -86,9 +86,9 @@ type v3Open struct {
 
 // v3State is what an import keeps for the next one.
 type v3State struct {
-	Open  *v3Open           `json:"o,omitempty"`
-	Tools map[string]string `json:"t,omitempty"` // tool call id -> name
-	First string            `json:"f,omitempty"` // the first prompt, for a session with no title
+	Open  *v3Open   `json:"o,omitempty"`
+	Tools toolNames `json:"t,omitempty"` // tool call id -> name
+	First string    `json:"f,omitempty"` // the first prompt, for a session with no title
 }
 
 type v3Parser struct {
@@ -98,15 +98,7 @@ type v3Parser struct {
 }
 
 // Restore loads the saved state.
-func (p *v3Parser) Restore(raw json.RawMessage) error {
-	if err := json.Unmarshal(raw, &p.st); err != nil {
-		return err
-	}
-	if p.st.Tools == nil {
-		p.st.Tools = map[string]string{}
-	}
-	return nil
-}
+func (p *v3Parser) Restore(raw json.RawMessage) error { return json.Unmarshal(raw, &p.st) }
 
 // Line reads one entry.
 func (p *v3Parser) Line(text []byte, t *importer.Tally) error {
@@ -158,7 +150,7 @@ func (p *v3Parser) Line(text []byte, t *importer.Tally) error {
 			return importer.ErrRestart
 		}
 		o.Calls = append(o.Calls, textutil.NewToolCall(pl.ToolCallID, pl.ToolName, pl.Args))
-		p.st.Tools[pl.ToolCallID] = pl.ToolName
+		p.st.Tools.set(pl.ToolCallID, pl.ToolName)
 	case "tool_result":
 		p.flush("")
 		row := store.Message{SessionID: p.sess.ID, Role: "tool", Content: textutil.FlattenParts(pl.Content), ToolCallID: pl.ToolCallID,
@@ -215,4 +207,14 @@ func (p *v3Parser) Result() importer.Result {
 	msgs := p.msgs
 	p.msgs = nil
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: msgs, State: &p.st}
+}
+
+// toolNames maps tool call ids to their tools' names, for the results.
+type toolNames map[string]string
+
+func (t *toolNames) set(id, name string) {
+	if *t == nil {
+		*t = toolNames{}
+	}
+	(*t)[id] = name
 }
