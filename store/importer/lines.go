@@ -44,8 +44,9 @@ type Versioned interface {
 // from another file of the same source that held the same conversation
 // (Kiro CLI's JSONL journal of a conversation its data.sqlite3 keeps too,
 // Antigravity's full transcript beside the truncated one): Claim runs in
-// the import's transaction just before the batch is written, so the other
-// file's rows go and these come in one commit, or neither does.
+// the import's transaction after the batch's sessions are written and
+// before its messages are, so the other file's rows go and these come in
+// one commit, or neither does.
 type Claimer interface {
 	Claim(tx *store.Tx, p Plan) error
 }
@@ -159,9 +160,8 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 			}
 			b.Messages = DropTooLarge(b.Messages, p.Path, &r)
 			if c, ok := parser.(Claimer); ok {
-				if err := c.Claim(tx, p); err != nil {
-					return err
-				}
+				plan := p
+				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan) }
 			}
 			n, err := Commit(tx, p, b)
 			if err != nil {
