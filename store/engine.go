@@ -47,6 +47,9 @@ func (l layout) engineLayout() engine.Layout {
 	if l.hasTrigram && l.hasImportMeta {
 		el.TrigramFromKey, el.TrigramToKey = metaTrigramFrom, metaTrigramTo
 	}
+	if l.messageCols["display_kind"] {
+		el.AgentWritten = "COALESCE(m.display_kind, '') IN ('" + DisplayKindAgent + "', '" + DisplayKindCompaction + "')"
+	}
 	return el
 }
 

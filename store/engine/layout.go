@@ -33,6 +33,11 @@ type Layout struct {
 	// and display_kind='hidden' rows are not searched ("1" when the file
 	// has neither column).
 	Visible string
+	// AgentWritten is the condition over messages m for a row the agent
+	// program wrote into a user record (store.DisplayKindAgent or
+	// DisplayKindCompaction), which is shown as "system"; "" when the file
+	// has no display_kind column.
+	AgentWritten string
 }
 
 // Columns are the column names a "col:" filter may name.

@@ -27,7 +27,10 @@ import (
 func Where(l engine.Layout, f engine.Filter) (string, []any) {
 	where := []string{l.Visible}
 	var args []any
-	if len(f.Roles) > 0 {
+	switch {
+	case len(f.Roles) > 0 && f.ShownRoles:
+		where, args = shownRoleClause(l, where, args, f.Roles)
+	case len(f.Roles) > 0:
 		where, args = sqlutil.InClause(where, args, "m.role IN", f.Roles)
 	}
 	where, args = sqlutil.InClause(where, args, "s.source IN", f.Sources)
