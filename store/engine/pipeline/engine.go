@@ -48,6 +48,3 @@ func New(db DB, l engine.Layout, path string) *Engine {
 	rows := rowcache.New(path)
 	return &Engine{db: db, layout: l, rows: rows, ix: postings.NewIndexes(rows)}
 }
-
-// Layout is what the engine knows of the database file.
-func (e *Engine) Layout() engine.Layout { return e.layout }

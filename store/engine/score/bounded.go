@@ -71,16 +71,6 @@ func RowScore(c Candidate, first int64) float64 {
 // Spans are message id ranges [lo, hi].
 type Spans [][2]int64
 
-// Contain reports whether id is in a range.
-func (sp Spans) Contain(id int64) bool {
-	for _, r := range sp {
-		if id >= r[0] && id <= r[1] {
-			return true
-		}
-	}
-	return false
-}
-
 // Pre is a matching row's pre-score: the idf of the distinct words it
 // holds (with a date, plus the query's whole idf for rows of sessions of
 // that time), then its BM25 from the index.
@@ -145,7 +135,7 @@ func PreScores(w postings.Words, idf []float64, sumIDF float64, spans Spans) []P
 	}
 }
 
-// containSorted is Contain for spans sorted by their start.
+// containSorted reports whether id is in a range of spans sorted by their start.
 func (sp Spans) containSorted(id int64) bool {
 	i := sort.Search(len(sp), func(i int) bool { return sp[i][0] > id })
 	for k := i - 1; k >= 0 && k >= i-8; k-- { // sessions' spans rarely overlap
