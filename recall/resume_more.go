@@ -16,6 +16,10 @@ var moreResume = map[string]func(id string) []string{
 	"amp":          func(id string) []string { return []string{"amp", "threads", "continue", id} },
 	"goose":        func(id string) []string { return []string{"goose", "session", "--resume", "--session-id", id} },
 	"cursor-agent": func(id string) []string { return []string{"cursor-agent", "--resume", id} },
+	// Roo Code's CLI (apps/cli/src/index.ts: --session-id <session-id>
+	// "Resume a specific task by session ID"), in the task's workspace; a
+	// task of the VS Code extension reopens from its history view.
+	"roo-code": func(id string) []string { return []string{"roo", "--session-id", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

@@ -25,6 +25,7 @@ func TestResumeMore(t *testing.T) {
 		{"amp", "T-019b9d03", []string{"amp", "threads", "continue", "T-019b9d03"}},
 		{"goose", "20251108_1", []string{"goose", "session", "--resume", "--session-id", "20251108_1"}},
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
+		{"roo-code", "019a4a1e-3b2c", []string{"roo", "--session-id", "019a4a1e-3b2c"}},
 	} {
 		r, err := PlanResume(store.Session{ID: tc.id, Source: tc.source})
 		if tc.args == nil {

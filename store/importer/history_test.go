@@ -46,6 +46,7 @@ var historyFixtures = map[string]historyFixture{
 	"cursor-agent": {setup: sqlFixture("cursoragent", "store.db", "store.sql"), file: "store.db"},
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
+	"roo-code":     {dir: "roo-code"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
