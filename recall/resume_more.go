@@ -20,6 +20,7 @@ var moreResume = map[string]func(id string) []string{
 	// "Resume a specific task by session ID"), in the task's workspace; a
 	// task of the VS Code extension reopens from its history view.
 	"roo-code": func(id string) []string { return []string{"roo", "--session-id", id} },
+	"zed":      nil, // an editor's agent panel: a thread reopens from its history
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

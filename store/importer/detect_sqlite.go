@@ -14,6 +14,7 @@ var (
 	FormatGoose       = Format{Source: "goose", Alias: "goose", What: "a Goose sessions.db"}
 	FormatCursor      = Format{Source: "cursor", Alias: "cursor", What: "Cursor's state.vscdb"}
 	FormatCursorAgent = Format{Source: "cursor-agent", Alias: "cursor-agent", What: "a cursor-agent store.db"}
+	FormatZed         = Format{Source: "zed", Alias: "zed", What: "Zed's threads.db"}
 )
 
 // detectSQLite names a SQLite database by its tables; a database it cannot
@@ -37,6 +38,8 @@ func detectSQLite(path string) Format {
 		return FormatGoose
 	case has("blobs", "data") && has("meta", "value"):
 		return FormatCursorAgent
+	case has("threads", "data_type"):
+		return FormatZed
 	}
 	return FormatHermes
 }

@@ -26,6 +26,7 @@ func TestDetectSQLite(t *testing.T) {
 		{"cursor", []string{"schema.sql"}, importer.FormatCursor},
 		{"cursoragent", []string{"store.sql"}, importer.FormatCursorAgent},
 		{"hermes", []string{"schema.sql"}, importer.FormatHermes},
+		{"zed", []string{"schema.sql"}, importer.FormatZed},
 	} {
 		path := filepath.Join(dir, tc.fixture+".db")
 		it.LiveDB(t, path, it.Fixtures(t, tc.fixture), tc.steps...)
