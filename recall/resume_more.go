@@ -21,6 +21,9 @@ var moreResume = map[string]func(id string) []string{
 	// task of the VS Code extension reopens from its history view.
 	"roo-code": func(id string) []string { return []string{"roo", "--session-id", id} },
 	"zed":      nil, // an editor's agent panel: a thread reopens from its history
+	// TRAE CLI keeps codex's resume subcommand (a fork of codex-rs; its
+	// binary is traecli, docs.trae.cn "TRAE CLI 命令行参数").
+	"trae-cli": func(id string) []string { return []string{"traecli", "resume", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is
