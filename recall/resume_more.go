@@ -24,6 +24,7 @@ var moreResume = map[string]func(id string) []string{
 	// TRAE CLI keeps codex's resume subcommand (a fork of codex-rs; its
 	// binary is traecli, docs.trae.cn "TRAE CLI 命令行参数").
 	"trae-cli": func(id string) []string { return []string{"traecli", "resume", id} },
+	"windsurf": nil, // never imported: its chats cannot be read
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

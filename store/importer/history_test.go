@@ -213,6 +213,9 @@ AND NOT EXISTS (SELECT 1 FROM sqlite_master v WHERE v.type = 'table' AND v.sql L
 func TestHistoryKept(t *testing.T) {
 	for _, src := range importer.Sources() {
 		t.Run(src.Name(), func(t *testing.T) {
+			if _, ok := src.(importer.Unreadable); ok {
+				t.Skip("its files are found, never read: nothing imported to keep")
+			}
 			ctx := context.Background()
 			root, paths := historySetup(t, src)
 			st := it.Open(t)
