@@ -25,6 +25,9 @@ var moreResume = map[string]func(id string) []string{
 	// binary is traecli, docs.trae.cn "TRAE CLI 命令行参数").
 	"trae-cli": func(id string) []string { return []string{"traecli", "resume", id} },
 	"windsurf": nil, // never imported: its chats cannot be read
+	// CodeBuddy Code's cli-reference.md: --resume "Resume a specific session
+	// by ID", in the session's directory (its transcripts are filed by it).
+	"codebuddy": func(id string) []string { return []string{"codebuddy", "--resume", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

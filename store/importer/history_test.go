@@ -101,7 +101,7 @@ func historySetup(t *testing.T, src importer.Source) (root string, paths []strin
 	if home := agentHome(t, src.Name()); home != "" {
 		root = it.CopyTree(t, home)
 		t.Setenv("HOME", root)
-		for _, k := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HERMES_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME"} {
+		for _, k := range []string{"CLAUDE_CONFIG_DIR", "CODEX_HOME", "GEMINI_CLI_HOME", "HERMES_HOME", "XDG_DATA_HOME", "XDG_CONFIG_HOME", "CODEBUDDY_CONFIG_DIR"} {
 			t.Setenv(k, "")
 		}
 		return root, nil
