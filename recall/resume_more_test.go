@@ -27,6 +27,7 @@ func TestResumeMore(t *testing.T) {
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
 		{"roo-code", "019a4a1e-3b2c", []string{"roo", "--session-id", "019a4a1e-3b2c"}},
 		{"zed", "b4c0a9d2-6f1e", nil},
+		{"gemini-apps", "3f9c2a7b1e0d4c55", nil},
 		{"trae-cli", "019a4c10-2b3d", []string{"traecli", "resume", "019a4c10-2b3d"}},
 		{"codebuddy", "f69eaebb-06df", []string{"codebuddy", "--resume", "f69eaebb-06df"}},
 	} {
