@@ -111,8 +111,8 @@ type echo struct {
 type parser struct {
 	file   string
 	source string // the session source: codex, or a fork writing the same rollouts
-	st   state
-	msgs []store.Message
+	st     state
+	msgs   []store.Message
 }
 
 // parserVersion changes whenever the same lines produce different rows, so
