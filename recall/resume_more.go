@@ -23,9 +23,10 @@ var moreResume = map[string]func(id string) []string{
 	"zed":      nil, // an editor's agent panel: a thread reopens from its history
 	// TRAE CLI keeps codex's resume subcommand (a fork of codex-rs; its
 	// binary is traecli, docs.trae.cn "TRAE CLI 命令行参数").
-	"trae-cli":    func(id string) []string { return []string{"traecli", "resume", id} },
-	"windsurf":    nil, // never imported: its chats cannot be read
-	"gemini-apps": nil, // a Takeout export: the conversation is at gemini.google.com
+	"trae-cli":     func(id string) []string { return []string{"traecli", "resume", id} },
+	"windsurf":     nil, // never imported: its chats cannot be read
+	"gemini-apps":  nil, // a Takeout export: the conversation is at gemini.google.com
+	"copilot-chat": nil, // VS Code's chat view: a session reopens from its history
 	// CodeBuddy Code's cli-reference.md: --resume "Resume a specific session
 	// by ID", in the session's directory (its transcripts are filed by it).
 	"codebuddy": func(id string) []string { return []string{"codebuddy", "--resume", id} },

@@ -48,6 +48,7 @@ var historyFixtures = map[string]historyFixture{
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"roo-code":     {dir: "roo-code"},
 	"gemini-apps":  {dir: "gemini-apps"},
+	"copilot-chat": {dir: "copilot-chat"},
 	"trae-cli":     {dir: "trae-cli"},
 	"zed":          {setup: sqlFixture("zed", "threads.db", "schema.sql", "seed.sql"), file: "threads.db"},
 }
