@@ -51,6 +51,12 @@ var historyFixtures = map[string]historyFixture{
 	"copilot-chat": {dir: "copilot-chat"},
 	"trae-cli":     {dir: "trae-cli"},
 	"zed":          {setup: sqlFixture("zed", "threads.db", "schema.sql", "seed.sql"), file: "threads.db"},
+	"mistral-vibe": {dir: "vibe"},
+	"openhands":    {dir: "openhands"},
+	"grok-build":   {dir: "grokbuild"},
+	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"junie":        {dir: "junie"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
