@@ -109,8 +109,7 @@ func (p *parser) session(r *record, ts time.Time) *store.Session {
 		case p.parent != "":
 			s.ID = claude.ChildID(p.parent, p.agent)
 			s.ParentID = p.parent
-			cfg, _ := json.Marshal(map[string]string{"_delegate_from": p.parent})
-			s.ModelConfig = string(cfg)
+			s.ModelConfig = textutil.DelegatedFrom(p.parent)
 		case r.SessionID != "":
 			s.ID = r.SessionID
 		default:

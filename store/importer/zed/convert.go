@@ -100,8 +100,7 @@ func convert(rw row, raw []byte, t *importer.Tally) (export.Conversation, bool) 
 	}
 	if parent != "" {
 		sess.ParentID = parent
-		cfg, _ := json.Marshal(map[string]string{"_delegate_from": parent})
-		sess.ModelConfig = string(cfg)
+		sess.ModelConfig = textutil.DelegatedFrom(parent)
 	}
 	c := &converter{id: rw.id, ts: started, t: t, sub: parent != ""}
 	for i, m := range th.Messages {
