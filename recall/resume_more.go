@@ -30,6 +30,10 @@ var moreResume = map[string]func(id string) []string{
 	// CodeBuddy Code's cli-reference.md: --resume "Resume a specific session
 	// by ID", in the session's directory (its transcripts are filed by it).
 	"codebuddy": func(id string) []string { return []string{"codebuddy", "--resume", id} },
+	// Warp reopens a conversation from its conversation list; its CLI's
+	// hidden `agent run --conversation ID` continues a cloud conversation
+	// by its server id, not the local one recall has.
+	"warp": nil,
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

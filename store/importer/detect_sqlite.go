@@ -15,6 +15,7 @@ var (
 	FormatCursor      = Format{Source: "cursor", Alias: "cursor", What: "Cursor's state.vscdb"}
 	FormatCursorAgent = Format{Source: "cursor-agent", Alias: "cursor-agent", What: "a cursor-agent store.db"}
 	FormatZed         = Format{Source: "zed", Alias: "zed", What: "Zed's threads.db"}
+	FormatWarp        = Format{Source: "warp", Alias: "warp", What: "Warp's warp.sqlite"}
 )
 
 // detectSQLite names a SQLite database by its tables; a database it cannot
@@ -40,6 +41,8 @@ func detectSQLite(path string) Format {
 		return FormatCursorAgent
 	case has("threads", "data_type"):
 		return FormatZed
+	case has("agent_conversations", "conversation_data") || has("ai_queries", "exchange_id"):
+		return FormatWarp
 	}
 	return FormatHermes
 }

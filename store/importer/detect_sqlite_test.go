@@ -27,6 +27,7 @@ func TestDetectSQLite(t *testing.T) {
 		{"cursoragent", []string{"store.sql"}, importer.FormatCursorAgent},
 		{"hermes", []string{"schema.sql"}, importer.FormatHermes},
 		{"zed", []string{"schema.sql"}, importer.FormatZed},
+		{"warp", []string{"schema.sql"}, importer.FormatWarp},
 	} {
 		path := filepath.Join(dir, tc.fixture+".db")
 		it.LiveDB(t, path, it.Fixtures(t, tc.fixture), tc.steps...)

@@ -51,6 +51,7 @@ var historyFixtures = map[string]historyFixture{
 	"copilot-chat": {dir: "copilot-chat"},
 	"trae-cli":     {dir: "trae-cli"},
 	"zed":          {setup: sqlFixture("zed", "threads.db", "schema.sql", "seed.sql"), file: "threads.db"},
+	"warp":         {setup: sqlFixture("warp", "warp.sqlite", "schema.sql", "seed.sql"), file: "warp.sqlite"},
 	"mistral-vibe": {dir: "vibe"},
 	"openhands":    {dir: "openhands"},
 	"grok-build":   {dir: "grokbuild"},
