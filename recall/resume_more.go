@@ -34,6 +34,9 @@ var moreResume = map[string]func(id string) []string{
 	// hidden `agent run --conversation ID` continues a cloud conversation
 	// by its server id, not the local one recall has.
 	"warp": nil,
+	// dsh resumes a persisted session with --resume <session-id>, in the
+	// session's cwd (it refuses another: apps/cli's README and TUI).
+	"deepseek-harness": func(id string) []string { return []string{"dsh", "--resume", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is
