@@ -37,6 +37,9 @@ var moreResume = map[string]func(id string) []string{
 	// dsh resumes a persisted session with --resume <session-id>, in the
 	// session's cwd (it refuses another: apps/cli's README and TUI).
 	"deepseek-harness": func(id string) []string { return []string{"dsh", "--resume", id} },
+	// Devin CLI: --resume (-r) <id> (docs.devin.ai/cli), in the session's
+	// working directory.
+	"devin": func(id string) []string { return []string{"devin", "--resume", id} },
 }
 
 // moreResumeArgv is resumeArgv for the sources in moreResume; known is

@@ -31,6 +31,7 @@ func TestResumeMore(t *testing.T) {
 		{"copilot-chat", "7c9e6679-7425", nil},
 		{"warp", "6f1c2d3e-4a5b", nil},
 		{"deepseek-harness", "session-5b7e", []string{"dsh", "--resume", "session-5b7e"}},
+		{"devin", "puzzle-marigold", []string{"devin", "--resume", "puzzle-marigold"}},
 		{"trae-cli", "019a4c10-2b3d", []string{"traecli", "resume", "019a4c10-2b3d"}},
 		{"codebuddy", "f69eaebb-06df", []string{"codebuddy", "--resume", "f69eaebb-06df"}},
 	} {

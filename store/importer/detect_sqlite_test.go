@@ -28,6 +28,7 @@ func TestDetectSQLite(t *testing.T) {
 		{"hermes", []string{"schema.sql"}, importer.FormatHermes},
 		{"zed", []string{"schema.sql"}, importer.FormatZed},
 		{"warp", []string{"schema.sql"}, importer.FormatWarp},
+		{"devin", []string{"schema.sql"}, importer.FormatDevin},
 	} {
 		path := filepath.Join(dir, tc.fixture+".db")
 		it.LiveDB(t, path, it.Fixtures(t, tc.fixture), tc.steps...)

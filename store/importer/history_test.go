@@ -53,6 +53,7 @@ var historyFixtures = map[string]historyFixture{
 	"zed":              {setup: sqlFixture("zed", "threads.db", "schema.sql", "seed.sql"), file: "threads.db"},
 	"warp":             {setup: sqlFixture("warp", "warp.sqlite", "schema.sql", "seed.sql"), file: "warp.sqlite"},
 	"deepseek-harness": {dir: "dsh"},
+	"devin":            {setup: sqlFixture("devin", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
 	"mistral-vibe":     {dir: "vibe"},
 	"openhands":        {dir: "openhands"},
 	"grok-build":       {dir: "grokbuild"},
