@@ -513,12 +513,7 @@ func (p *parser) Result() importer.Result {
 	}
 	if s.Title == "" && p.m.Task {
 		s.Title = textutil.Title(strings.TrimSuffix(filepath.Base(p.file), ".json"))
-		for _, m := range p.msgs {
-			if m.Role == "user" && m.DisplayKind == "" {
-				s.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		s.Title = textutil.PromptTitle(p.msgs)
 	}
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: p.msgs}
 }

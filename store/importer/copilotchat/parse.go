@@ -422,12 +422,7 @@ func (p *parser) Result() importer.Result {
 		s.EndedAt = time.UnixMilli(p.m.LastMessage).UTC()
 	}
 	if s.Title == "" {
-		for _, m := range p.msgs {
-			if m.Role == "user" && m.DisplayKind == "" {
-				s.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		s.Title = textutil.PromptTitle(p.msgs)
 	}
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: p.msgs}
 }

@@ -167,12 +167,7 @@ func convert(s sessionRow, walk []nodeRow, t *importer.Tally) (export.Conversati
 	}
 	sess.Title = textutil.Title(s.title)
 	if sess.Title == "" {
-		for _, m := range msgs {
-			if m.Role == "user" && m.DisplayKind == "" {
-				sess.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		sess.Title = textutil.PromptTitle(msgs)
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true
 }

@@ -79,19 +79,7 @@ func (*Source) DefaultPaths() []string {
 // Discover returns named files, and in a named folder (Devin's data dir,
 // its cli folder) sessions.db.
 func (*Source) Discover(paths []string) ([]string, error) {
-	files, dirs, err := importer.SplitPaths(paths)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range dirs {
-		for _, p := range []string{filepath.Join(d, DBName), filepath.Join(d, "cli", DBName), filepath.Join(d, "devin", "cli", DBName)} {
-			if importer.IsFile(p) {
-				files = append(files, p)
-				break
-			}
-		}
-	}
-	return files, nil
+	return importer.FilesIn(paths, false, DBName, "cli/"+DBName, "devin/cli/"+DBName)
 }
 
 // Import brings the copy of one sessions.db up to date.

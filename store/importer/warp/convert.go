@@ -386,12 +386,7 @@ func convert(hd head, data, modified, summary string, tasks []pb, qs []query, t 
 	}
 	sess.Title = textutil.Title(firstOf(sum.Title, desc, d.AgentName))
 	if sess.Title == "" {
-		for _, m := range c.out {
-			if m.Role == "user" && m.DisplayKind == "" {
-				sess.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		sess.Title = textutil.PromptTitle(c.out)
 	}
 	sess.Cwd = firstOf(sum.InitialWorkingDirectory, c.cwd)
 	sess.Model = c.model

@@ -111,18 +111,7 @@ func (*Source) DefaultPaths() []string {
 // Discover returns named files, and in a named folder warp.sqlite and
 // tui/warp.sqlite.
 func (*Source) Discover(paths []string) ([]string, error) {
-	files, dirs, err := importer.SplitPaths(paths)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range dirs {
-		for _, p := range []string{filepath.Join(d, DBName), filepath.Join(d, "tui", DBName)} {
-			if importer.IsFile(p) {
-				files = append(files, p)
-			}
-		}
-	}
-	return files, nil
+	return importer.FilesIn(paths, true, DBName, "tui/"+DBName)
 }
 
 // Import brings the copy of one warp.sqlite up to date.

@@ -119,12 +119,7 @@ func convert(rw row, raw []byte, t *importer.Tally) (export.Conversation, bool) 
 		return export.Conversation{}, false
 	}
 	if sess.Title == "" {
-		for _, m := range c.out {
-			if m.Role == "user" && m.DisplayKind == "" {
-				sess.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		sess.Title = textutil.PromptTitle(c.out)
 	}
 	return export.Conversation{Session: sess, Messages: c.out}, true
 }

@@ -83,19 +83,7 @@ func (*Source) DefaultPaths() []string {
 // Discover returns named files, and in a named folder (Zed's data dir or
 // its threads folder) threads.db.
 func (*Source) Discover(paths []string) ([]string, error) {
-	files, dirs, err := importer.SplitPaths(paths)
-	if err != nil {
-		return nil, err
-	}
-	for _, d := range dirs {
-		for _, p := range []string{filepath.Join(d, "threads.db"), filepath.Join(d, "threads", "threads.db")} {
-			if importer.IsFile(p) {
-				files = append(files, p)
-				break
-			}
-		}
-	}
-	return files, nil
+	return importer.FilesIn(paths, false, "threads.db", "threads/threads.db")
 }
 
 // Import brings the copy of one threads.db up to date.
