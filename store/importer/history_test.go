@@ -61,6 +61,8 @@ var historyFixtures = map[string]historyFixture{
 	"kiro":             {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
 	"junie":            {dir: "junie"},
 	"antigravity":      {dir: "antigravity"},
+	"qoder":            {dir: "qoder"},
+	"grok-cli":         {setup: sqlFixture("grokcli", "grok.db", "schema.sql", "seed.sql"), file: "grok.db"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
