@@ -295,6 +295,16 @@ func TestVersion(t *testing.T) {
 			want:      []string{"recall (devel)\n", "revision unknown (built without VCS information"},
 			versionIs: "(devel)",
 		},
+		"go install MODULE@latest (a pseudo-version, no VCS stamp)": {
+			info:      &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/recall-dev/recall", Version: "v0.0.0-20261205221510-288eb41111d7"}},
+			want:      []string{"recall v0.0.0-20261205221510-288eb41111d7\n", "revision 288eb41111d7 (2026-12-05T22:15:10Z, from the module version)\n"},
+			versionIs: "v0.0.0-20261205221510-288eb41111d7",
+		},
+		"go install MODULE@v1.2.0 (a release)": {
+			info:      &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/recall-dev/recall", Version: "v1.2.0"}},
+			want:      []string{"recall v1.2.0\n", "revision: tag v1.2.0 (built from the module, which carries no VCS information)\n"},
+			versionIs: "v1.2.0",
+		},
 		"no build information": {
 			want:      []string{"recall (devel)\n", "revision unknown"},
 			versionIs: "(devel)",
