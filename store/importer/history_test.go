@@ -46,6 +46,8 @@ var historyFixtures = map[string]historyFixture{
 	"cursor-agent": {setup: sqlFixture("cursoragent", "store.db", "store.sql"), file: "store.db"},
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
+	"qoder":        {dir: "qoder"},
+	"grok-cli":     {setup: sqlFixture("grokcli", "grok.db", "schema.sql", "seed.sql"), file: "grok.db"},
 	"mistral-vibe": {dir: "vibe"},
 	"openhands":    {dir: "openhands"},
 	"grok-build":   {dir: "grokbuild"},
