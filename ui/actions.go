@@ -246,6 +246,12 @@ func (m *Model) yank() tea.Cmd {
 		text, what = m.summary.stream.text(), "the summary"
 	default:
 		msg, i, ok := m.detail.currentMessage()
+		if !ok && m.detail.loading && m.detail.sessionID != "" {
+			// The key came while the selected session loads (right after
+			// the list moved): it copies once the transcript is in.
+			m.detail.yankPending = true
+			return m.status.set("copying once the session has loaded…", false)
+		}
 		if !ok {
 			return m.status.set("nothing to copy: no session is open", false)
 		}

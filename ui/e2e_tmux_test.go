@@ -283,7 +283,7 @@ func TestTmuxBehaviour(t *testing.T) {
 	t.Run("resize", func(t *testing.T) {
 		t.Parallel()
 		x := startDemo(t, bin, "")
-		x.keys("Tab", "j", "j", "j")
+		x.keys("Tab", "Down", "Down", "Down")
 		for _, sz := range [][2]int{{40, 12}, {20, 6}, {200, 60}} {
 			x.run("resize-window", "-t", "e2e", "-x", itoa(sz[0]), "-y", itoa(sz[1]))
 			time.Sleep(300 * time.Millisecond)
@@ -302,17 +302,19 @@ func TestTmuxBehaviour(t *testing.T) {
 	})
 	t.Run("copy in tmux", func(t *testing.T) {
 		t.Parallel()
-		// Inside tmux, y goes through tmux's own buffer (OSC 52 from a pane
-		// needs passthrough, off by default, and said "copied" regardless).
+		// Inside tmux, copying goes through tmux's own buffer (OSC 52 from a
+		// pane needs passthrough, off by default, and said "copied"
+		// regardless). ctrl+y from the list, sent as soon as the list is
+		// on it: the ranked answer may still move the selection and the
+		// transcript still be loading (what failed on a fresh machine,
+		// where the first ranked search is slow), and the copy must wait
+		// for it rather than say there is nothing to copy. Then y in the
+		// reading pane copies the message at the hit again.
 		x := startShell(t, shellConfig{keepTMUX: true})
 		x.openDemo(bin)
 		x.text("docker network")
 		x.searched("docker network")
-		x.keys("Tab")
-		x.waitFor("the transcript", false, func(s string) bool {
-			return strings.Contains(strings.Join(detailColumn(lines(s)), "\n"), "▍") && !strings.Contains(s, "loading…")
-		})
-		x.keys("y")
+		x.keys("Tab", "C-y")
 		status := x.waitFor("copied", false, func(s string) bool { return strings.Contains(s, "copied message") })
 		if !strings.Contains(status, "tmux buffer") {
 			t.Errorf("the status line does not say the tmux buffer:\n%s", status)
@@ -321,6 +323,14 @@ func TestTmuxBehaviour(t *testing.T) {
 		if !strings.Contains(strings.ToLower(buf), "docker network") || len(buf) < 40 {
 			t.Fatalf("the tmux buffer holds %q, not the message", buf)
 		}
+		x.run("delete-buffer")
+		x.keys("Tab")
+		x.waitFor("the reading pane", false, func(s string) bool { return strings.Contains(s, "n next hit") })
+		x.keys("y")
+		x.waitFor("copied again", false, func(s string) bool {
+			b, err := exec.Command("tmux", "-S", x.sock, "show-buffer").Output()
+			return err == nil && strings.Contains(strings.ToLower(string(b)), "docker network")
+		})
 	})
 	for _, how := range []string{"SIGHUP", "SIGTERM"} {
 		t.Run("demo clean-up on "+how, func(t *testing.T) {

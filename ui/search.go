@@ -158,9 +158,9 @@ func (m *Model) emptyText(browse bool) string {
 	case m.emptyDB:
 		return firstRunText
 	case browse:
-		return "no sessions with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters"
+		return "no sessions with " + filters + "\n" + m.allKeys.ClearFilters.Help().Key + " clears the filters"
 	case filters != "":
-		return "no matches with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters\n" +
+		return "no matches with " + filters + "\n" + m.allKeys.ClearFilters.Help().Key + " clears the filters\n" +
 			"or try OR, a prefix*, fewer words\n(F1 for the syntax)"
 	}
 	return "no matches\ntry OR, a prefix*, or fewer words\n(F1 for the syntax)"
