@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -77,9 +78,28 @@ func runShow(env *Env, c *Command, args []string) error {
 		// Named by its place in the session, as everywhere a person reads;
 		// the id is in --json.
 		fmt.Fprintf(env.Stdout, "\n#%d of %d [%s] %s\n%s\n", i+1, len(msgs), label, humanTime(m.Timestamp), termtext.Sanitize(m.Content))
-		if m.ToolCalls != "" {
-			fmt.Fprintf(env.Stdout, "  tool calls: %s\n", termtext.Sanitize(m.ToolCalls))
+		if m.ToolCalls != "" && m.ToolCalls != "[]" {
+			printToolCalls(env.Stdout, m.ToolCalls)
 		}
 	}
 	return nil
+}
+
+// printToolCalls prints a message's tool calls as a person reads them:
+// "⚙ NAME", then each argument on its own indented line with its strings
+// decoded (recall.ToolCall.ReadableArgs); a list that is not JSON as stored.
+func printToolCalls(w io.Writer, raw string) {
+	calls, ok := recall.ParseToolCalls(raw)
+	if !ok {
+		fmt.Fprintf(w, "  tool calls: %s\n", termtext.Sanitize(raw))
+		return
+	}
+	for _, c := range calls {
+		fmt.Fprintf(w, "  ⚙ %s\n", field(c.Name))
+		if args := c.ReadableArgs(); args != "" && args != "{}" {
+			for _, l := range strings.Split(termtext.Sanitize(args), "\n") {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
+	}
 }
