@@ -92,6 +92,29 @@ func TestTmuxUX(t *testing.T) {
 			return strings.Contains(s, "❯ overlay network") && strings.Contains(s, "pasted from the tmux buffer")
 		})
 	})
+	t.Run("o opens less at the hit with every word highlighted", func(t *testing.T) {
+		t.Parallel()
+		if _, err := exec.LookPath("less"); err != nil {
+			t.Skip("less not installed")
+		}
+		x := startDemo(t, bin, "PAGER=less")
+		x.text("docker network")
+		x.searched("docker network")
+		x.settled()
+		x.keys("Tab", "Tab")
+		x.waitFor("the hit", false, func(s string) bool { return regexp.MustCompile(`hit \d+/\d+`).MatchString(s) })
+		x.keys("o")
+		// less's search highlight is reverse video; both words carry it,
+		// and the hit's line is the screen's fourth (-j4).
+		s := x.waitFor("less at the hit", true, func(s string) bool {
+			return strings.Contains(s, "7mdocker") && strings.Contains(s, "7mnetwork") && !strings.Contains(s, "search your agent history")
+		})
+		if row := lines(stripSGR(s))[3]; !strings.Contains(strings.ToLower(row), "docker") && !strings.Contains(strings.ToLower(row), "network") {
+			t.Errorf("the fourth line is not the hit's: %q\n%s", row, stripSGR(s))
+		}
+		x.keys("q")
+		x.waitFor("back in recall", false, func(s string) bool { return strings.Contains(s, "❯ docker network") })
+	})
 	t.Run("F6 says what enter and esc do", func(t *testing.T) {
 		t.Parallel()
 		x := startDemo(t, bin, "")
