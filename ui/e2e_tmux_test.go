@@ -367,6 +367,18 @@ func TestTmuxBehaviour(t *testing.T) {
 		})
 	}
 	t.Run("pick", func(t *testing.T) { t.Parallel(); e2ePick(t, bin) })
+	t.Run("a word that is no command opens the TUI on it", func(t *testing.T) {
+		t.Parallel()
+		db := importDemo(t, bin)
+		x := startShell(t, shellConfig{env: "RECALL_DB=" + db})
+		x.keys(bin+" docker network", "Enter")
+		x.searched("docker network")
+		x.quit()
+		x.keys(bin+" serach docker", "Enter")
+		x.waitFor("the command named", false, func(s string) bool {
+			return strings.Contains(s, "❯ serach docker") && strings.Contains(s, "for the command: recall search")
+		})
+	})
 }
 
 // detailColumn is the detail pane's text of each row (wide layout).
@@ -382,12 +394,8 @@ func detailColumn(rows []string) []string {
 // --height, exits 130 when cancelled; the README's bash binding puts the
 // resume command on the prompt.
 func e2ePick(t *testing.T, bin string) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "demo.db")
-	demo, _ := filepath.Glob(filepath.Join("..", "assets", "demo", "*.jsonl"))
-	if out, err := exec.Command(bin, append([]string{"--db", db, "import", "jsonl"}, demo...)...).CombinedOutput(); err != nil {
-		t.Fatalf("import demo: %v\n%s", err, out)
-	}
+	db := importDemo(t, bin)
+	dir := filepath.Dir(db)
 	// A claude on $PATH, so --resume has an agent to name.
 	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -473,4 +481,15 @@ func (x *tmux) signalTUI(sig syscall.Signal) {
 	if err := syscall.Kill(pid, sig); err != nil {
 		x.t.Fatal(err)
 	}
+}
+
+// importDemo imports the demo history into a new database and returns its path.
+func importDemo(t *testing.T, bin string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "demo.db")
+	demo, _ := filepath.Glob(filepath.Join("..", "assets", "demo", "*.jsonl"))
+	if out, err := exec.Command(bin, append([]string{"--db", db, "import", "jsonl"}, demo...)...).CombinedOutput(); err != nil {
+		t.Fatalf("import demo: %v\n%s", err, out)
+	}
+	return db
 }

@@ -203,3 +203,18 @@ func TestStaleStatusCleared(t *testing.T) {
 		t.Errorf("after a new query the status still says %q", d.m.status.msg)
 	}
 }
+
+// The start-up notice (opened read-only, a command the first word may be a
+// slip of) is on the first screen and stays until the query is edited.
+// Before, the first search cleared it before anything was drawn.
+func TestStartupNoticeStays(t *testing.T) {
+	d := newDriverWith(t, demoBackend(), 120, 30, Options{Query: "serach", Notice: `searching for "serach" (for the command: recall search …)`})
+	d.pump("ranked", func() bool { return d.m.finalSeq == d.m.seq })
+	if s := d.screen(); !strings.Contains(s, "for the command: recall search") {
+		t.Fatalf("no notice on the first screen:\n%s", s)
+	}
+	d.key("backspace")
+	if strings.Contains(d.screen(), "for the command") {
+		t.Errorf("the notice outlived the query it spoke of")
+	}
+}
