@@ -189,7 +189,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"completion", "tcsh"},
 		{"version", "extra"},
 		{"help", "nosuchcommand"},
-		{"nosuchcommand"},
+		{"--bogus-flag"}, // recall nosuchcommand is a query now (TestDefaultCommandTakesItsFlags)
 		{"show", idPlain, "--db"},
 	} {
 		code, out, errs := runCLI(t, false, append([]string{"--db", db}, args...)...)
