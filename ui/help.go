@@ -77,7 +77,7 @@ var helpGroups = [][]string{
 var helpDesc = map[string]string{
 	"resume": "resume in its agent", "pager": "open in $PAGER", "yank_resume": "copy resume line",
 	"export": "export (asks where)", "open": "summarise (pick)", "focus_search": "find in session",
-	"cancel": "back / clear / quit", "force_quit": "quit", "yank": "copy message (summary)",
+	"cancel": "back / clear / quit", "force_quit": "quit", "yank": "copy message",
 }
 
 // keyTable is the bindings in force as tables, one per group: each action,

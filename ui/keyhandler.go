@@ -112,7 +112,7 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 // is pressed in the reading pane (less beeps; recall says where to go).
 func (m *Model) notAPagerKey(msg tea.KeyMsg) string {
 	k := &m.keys
-	return fmt.Sprintf("%s does nothing in the reading pane: %s finds in this session, %s goes back to the query, %s lists the keys",
+	return fmt.Sprintf("%s does nothing in the reading pane: %s finds in this session, %s goes back to the list, %s lists the keys",
 		helpKeys([]string{msg.String()}), k.FocusSearch.Help().Key, k.Cancel.Help().Key, k.Help.Help().Key)
 }
 
