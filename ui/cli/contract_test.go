@@ -189,7 +189,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"completion", "tcsh"},
 		{"version", "extra"},
 		{"help", "nosuchcommand"},
-		{"nosuchcommand"},
+		{"--bogus-flag"}, // recall nosuchcommand is a query now (TestDefaultCommandTakesItsFlags)
 		{"show", idPlain, "--db"},
 	} {
 		code, out, errs := runCLI(t, false, append([]string{"--db", db}, args...)...)
@@ -360,15 +360,38 @@ func TestExportDashAndFile(t *testing.T) {
 }
 
 // The usage line `recall [tui] [--query Q]` holds: a flag before any
-// command is the TUI's (here it stops at "needs a terminal", past parsing).
+// command is the TUI's. Without a terminal, the TUI named (tui, demo) stops
+// at "needs a terminal"; the default command answers as `recall search`
+// does (recall docker | head), or as `recall recent` with no query.
 func TestDefaultCommandTakesItsFlags(t *testing.T) {
 	isolate(t)
 	db, _ := contractDB(t)
 	t.Setenv("RECALL_DB", db)
-	for _, args := range [][]string{{"--query", "docker"}, {"--db", db, "--query=docker"}, {"tui", "--query", "docker"}, {"demo", "--query", "docker"}} {
+	for _, args := range [][]string{{"tui", "--query", "docker"}, {"demo", "--query", "docker"}, {"tui", "docker"}} {
 		code, _, errs := runCLI(t, false, args...)
 		if code != 1 || !strings.HasSuffix(errs, ": "+errNoTerminal.Error()+"\n") {
 			t.Errorf("recall %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
 		}
 	}
+	_, search, _ := runCLI(t, false, "search", "docker", "network")
+	for _, args := range [][]string{{"--query", "docker network"}, {"--db", db, "--query=docker network"}, {"docker", "network"}, {"--db", db, "docker", "network"}} {
+		code, out, errs := runCLI(t, false, args...)
+		if code != 0 || stripTimings(out) != stripTimings(search) {
+			t.Errorf("recall %s: exit %d, stderr %q, stdout\n%s\nwant recall search's\n%s", strings.Join(args, " "), code, errs, out, search)
+		}
+	}
+	_, recent, _ := runCLI(t, false, "recent")
+	if code, out, _ := runCLI(t, false); code != 0 || out != recent {
+		t.Errorf("recall alone without a terminal: exit %d\n%s\nwant recall recent's\n%s", code, out, recent)
+	}
+	// A word one slip from a command is searched, and the command named.
+	code, out, errs := runCLI(t, false, "serach", "docker")
+	if code != 0 || !strings.Contains(errs, "recall search") || !strings.Contains(out, `for "serach docker"`) {
+		t.Errorf("recall serach docker: exit %d, stderr %q, stdout\n%s", code, errs, out)
+	}
+}
+
+// stripTimings drops the milliseconds a search line reports.
+func stripTimings(s string) string {
+	return regexp.MustCompile(`, \d+ms\)`).ReplaceAllString(s, ")")
 }
