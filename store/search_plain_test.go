@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -95,6 +96,46 @@ func TestSearchPlainSessions(t *testing.T) {
 	res := search(t, st, `When did Melanie paint "a sunrise at dawn"?`, ranked)
 	if got := sessions(res); len(got) == 0 || got[0] != "s-group" || !strings.Contains(res.Suggestion, "as written") {
 		t.Errorf("quoted question: sessions %v, suggestion %q", got, res.Suggestion)
+	}
+}
+
+// TestSearchPlainBounded: on a file whose words index full ranking does not
+// read (here another tokenizer), a plain query is ranked by the bounded
+// path (engine/pipeline/bounded.go: the newest matches of each word, the
+// best rows of those): on this small corpus it puts the same sessions
+// first as ranking over every match does, corrects the same typo and
+// prefers the same date.
+func TestSearchPlainBounded(t *testing.T) {
+	st, _ := plainCorpus(t)
+	path := st.Path()
+	st.Close()
+	c := rawConn(t, path, false)
+	mustRun(t, c, "DROP TABLE messages_fts")
+	mustRun(t, c, "CREATE VIRTUAL TABLE messages_fts USING fts5(content, prefix='1 2 3', tokenize='porter unicode61')")
+	mustRun(t, c, "INSERT INTO messages_fts(rowid, content) SELECT m.id, "+indexTextSQL("m")+" FROM messages m")
+	st = mustOpenPath(t, path, Options{})
+	if err := st.read(context.Background(), func(c *conn) error {
+		_, err := testIndexes(st).Open(c, "messages_fts")
+		return err
+	}); !errors.Is(err, postings.ErrNotApplicable) {
+		t.Fatalf("full ranking reads a porter table (%v): the bounded path is not what answers", err)
+	}
+	ranked := SearchFilter{Sessions: true, Limit: 50, Now: epoch.AddDate(0, 0, 500)}
+	for _, c := range []struct{ query, first, suggestion, date string }{
+		{"When did Caroline go to the LGBTQ support group?", "s-group", "", ""},
+		{"paint sunrise", "s-group", "", ""},
+		{"migration", "s-migr", "", ""}, // its title beats a passing mention
+		{"sunrsie", "s-group", "sunrsie → sunrise", ""},
+		{"deploy failed in June 2027", "s-may", "", "June 2027"},
+	} {
+		res := search(t, st, c.query, ranked)
+		if len(res.Hits) == 0 || res.Hits[0].SessionID != c.first {
+			t.Errorf("%q: %+v, want %s first", c.query, res.Hits, c.first)
+			continue
+		}
+		if !strings.Contains(res.Suggestion, c.suggestion) || res.DateFilter != c.date || len(res.Words) == 0 || res.Hits[0].Snippet == "" {
+			t.Errorf("%q: suggestion %q, date %q, words %q, snippet %q", c.query, res.Suggestion, res.DateFilter, res.Words, res.Hits[0].Snippet)
+		}
 	}
 }
 
