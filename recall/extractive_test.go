@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -34,7 +35,7 @@ func TestExtractiveSummaryReadsRight(t *testing.T) {
 	}
 	// Four messages of a longer session: positions count the whole session.
 	session := append([]store.Message{{ID: 1}, {ID: 2}}, msgs...)
-	got := extractiveSummary(msgs, []string{"network"}, Positions(session))
+	got := extractiveSummary(msgs, []string{"network"}, Positions(session), secrets.Messages)
 
 	for _, item := range section(got, "Matched") {
 		if strings.Count(item, "`")%2 != 0 || strings.Count(item, "**")%2 != 0 {

@@ -442,7 +442,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 		return c.query(q, args, func(st stmtRow) error {
 			out = append(out, SessionSummary{
 				Session:    scanSession(st, 0),
-				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), 60),
+				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), PreviewChars),
 				LastActive: fromEpoch(st.ColumnFloat(sessionColumns + 1)),
 			})
 			return nil

@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -37,6 +38,8 @@ func runForget(env *Env, c *Command, args []string) error {
 	if *match != "" {
 		perSession := map[string]int{}
 		for offset := 0; ; offset += 1000 {
+			// Only the hits' ids and sessions are used (nothing of their
+			// text is shown): the store's own search, not a Reader's.
 			res, err := st.SearchMessages(env.Ctx, *match, store.SearchFilter{Limit: 1000, Offset: offset, Sort: store.SortOldest})
 			if err != nil {
 				return err
@@ -71,7 +74,7 @@ func runForget(env *Env, c *Command, args []string) error {
 	} else {
 		var b strings.Builder
 		for _, arg := range fs.Args() {
-			sess, err := resolveSession(env, st, arg)
+			sess, err := resolveSession(env, secrets.Redacted(st), arg)
 			if err != nil {
 				return err
 			}

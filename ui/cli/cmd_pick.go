@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/recall-dev/recall/recall/secrets"
 	"os"
 	"strings"
 
@@ -48,7 +49,7 @@ func runPick(env *Env, c *Command, args []string) error {
 	}
 	answer := id
 	if *resume {
-		sess, err := st.Session(env.Ctx, id)
+		sess, err := secrets.Redacted(st).Session(env.Ctx, id)
 		if err != nil {
 			return err
 		}

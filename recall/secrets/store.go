@@ -1,0 +1,123 @@
+package secrets
+
+import (
+	"runtime"
+	"sync"
+
+	"github.com/recall-dev/recall/store"
+)
+
+// The store's values as they may leave recall. Only text is redacted:
+// ids, sources, paths, times and counts are what a reader uses to find a
+// session again, and no rule is meant for them.
+
+// Session returns s with its text redacted: title, model configuration
+// (JSON that may hold a key) and end reason.
+func Session(s store.Session) store.Session {
+	s, _ = SessionCount(s)
+	return s
+}
+
+// SessionCount is Session that also says how many secrets it replaced.
+func SessionCount(s store.Session) (store.Session, int) {
+	var set Set
+	s.Title = set.Text(s.Title)
+	s.ModelConfig = set.json(s.ModelConfig)
+	s.EndReason = set.Text(s.EndReason)
+	return s, set.Replaced
+}
+
+// Message returns m with its text redacted: content, tool calls (their
+// arguments read as decoded) and reasoning.
+func Message(m store.Message) store.Message {
+	var set Set
+	return set.message(m)
+}
+
+func (s *Set) message(m store.Message) store.Message {
+	m.Content = s.Text(m.Content)
+	m.ToolCalls = s.json(m.ToolCalls)
+	m.Reasoning = s.Text(m.Reasoning)
+	return m
+}
+
+// Messages returns copies of msgs redacted as a Set: a secret found in
+// one message is taken out of every other. A long session is scanned on
+// every core.
+func Messages(msgs []store.Message) []store.Message {
+	out, _ := MessagesCount(msgs)
+	return out
+}
+
+// MessagesCount is Messages that also says how many secrets it replaced.
+func MessagesCount(msgs []store.Message) ([]store.Message, int) {
+	if len(msgs) == 0 {
+		return msgs, 0
+	}
+	warm(msgs)
+	var set Set
+	for _, m := range msgs {
+		set.Learn(m.Content, m.ToolCalls, m.Reasoning)
+	}
+	out := make([]store.Message, len(msgs))
+	for i, m := range msgs {
+		out[i] = set.message(m)
+	}
+	return out, set.Replaced
+}
+
+// warmBytes: below this much text one core scans faster than several start.
+const warmBytes = 64 << 10
+
+// warm scans the messages' texts on every core, filling the cache that
+// Learn and Text then read.
+func warm(msgs []store.Message) {
+	total := 0
+	for _, m := range msgs {
+		total += len(m.Content) + len(m.ToolCalls) + len(m.Reasoning)
+	}
+	workers := min(runtime.GOMAXPROCS(0), len(msgs))
+	if total < warmBytes || workers < 2 {
+		return
+	}
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				cached(msgs[i].Content)
+				cached(msgs[i].ToolCalls)
+				cached(msgs[i].Reasoning)
+			}
+		}()
+	}
+	for i := range msgs {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+}
+
+// Listing returns a session list row redacted. Its preview was cut from the
+// session's first prompt: given that prompt whole, the preview is cut
+// again from the prompt redacted (redact, then cut).
+func Listing(s store.SessionSummary, firstPrompt string) store.SessionSummary {
+	s.Session = Session(s.Session)
+	if firstPrompt != "" {
+		s.Preview = store.Preview(Text(firstPrompt))
+	} else {
+		s.Preview = Text(s.Preview)
+	}
+	return s
+}
+
+// Hit returns a search hit redacted: its session's title, and its snippet
+// against the texts of its message (content, tool calls, reasoning: the
+// snippet is cut from one of them).
+func Hit(h store.Hit, m store.Message) store.Hit {
+	h.SessionTitle = Text(h.SessionTitle)
+	h.Snippet = Within(h.Snippet, m.Content, m.ToolCalls, m.Reasoning)
+	return h
+}
