@@ -9,7 +9,10 @@ import (
 	"time"
 
 	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
 	"github.com/yuin/goldmark/extension"
+	"github.com/yuin/goldmark/renderer"
+	"github.com/yuin/goldmark/util"
 
 	"github.com/recall-dev/recall/store"
 )
@@ -39,7 +42,8 @@ func ExportHTML(w io.Writer, sess store.Session, msgs []store.Message) error {
 	if !sess.StartedAt.IsZero() {
 		page.Started = sess.StartedAt.UTC().Format("2006-01-02 15:04 UTC")
 	}
-	md := goldmark.New(goldmark.WithExtensions(extension.GFM))
+	md := goldmark.New(goldmark.WithExtensions(extension.GFM),
+		goldmark.WithRendererOptions(renderer.WithNodeRenderers(util.Prioritized(htmlAsText{}, 0))))
 	for i, m := range msgs {
 		hm := htmlMessage{N: i + 1, Role: m.Role, Speaker: Speaker(m), Tool: controlFree(m.ToolName), Compacted: m.Compacted}
 		if !m.Timestamp.IsZero() {
@@ -54,7 +58,7 @@ func ExportHTML(w io.Writer, sess store.Session, msgs []store.Message) error {
 			if err := md.Convert([]byte(content), &b); err != nil {
 				return fmt.Errorf("render message %d: %w", i+1, err)
 			}
-			hm.Body = template.HTML(b.String()) // goldmark omits raw HTML and unsafe links
+			hm.Body = template.HTML(b.String()) // HTML in the text shown as text, unsafe links dropped
 		}
 		if r := strings.TrimSpace(controlFree(m.Reasoning)); r != "" {
 			hm.Reasoning = r
@@ -92,6 +96,42 @@ type htmlMessage struct {
 }
 
 type htmlCall struct{ Describe, Args string }
+
+// htmlAsText renders HTML written in a message as the text it is (a
+// transcript quotes HTML; the page never runs it), where goldmark's safe
+// mode would drop it.
+type htmlAsText struct{}
+
+func (htmlAsText) RegisterFuncs(reg renderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindRawHTML, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			segs := node.(*ast.RawHTML).Segments
+			for i := 0; i < segs.Len(); i++ {
+				seg := segs.At(i)
+				template.HTMLEscape(w, seg.Value(source))
+			}
+		}
+		return ast.WalkSkipChildren, nil
+	})
+	reg.Register(ast.KindHTMLBlock, func(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+		n := node.(*ast.HTMLBlock)
+		if !entering {
+			return ast.WalkContinue, nil
+		}
+		_, _ = w.WriteString("<pre>")
+		lines := n.Lines()
+		for i := 0; i < lines.Len(); i++ {
+			line := lines.At(i)
+			template.HTMLEscape(w, line.Value(source))
+		}
+		if n.HasClosure() {
+			closure := n.ClosureLine
+			template.HTMLEscape(w, closure.Value(source))
+		}
+		_, _ = w.WriteString("</pre>\n")
+		return ast.WalkSkipChildren, nil
+	})
+}
 
 // controlFree drops control characters (but newline and tab): a transcript
 // may hold terminal escape sequences, which a page would show as garbage.

@@ -2,11 +2,11 @@ package cli
 
 import (
 	"fmt"
-	"github.com/recall-dev/recall/recall/secrets"
 	"os"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 

@@ -3,12 +3,12 @@ package cli
 import (
 	"flag"
 	"fmt"
-	"github.com/recall-dev/recall/recall/secrets"
 	"io"
 	"os"
 	"sort"
 	"strings"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/recall/sessionsearch"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
