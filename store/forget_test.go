@@ -49,7 +49,7 @@ func TestForget(t *testing.T) {
 		return m
 	}
 	m := importAll()
-	res, err := st.Forget(ctx, []string{"gone"}, []int64{m[1].ID, m[2].ID})
+	res, err := st.Forget(ctx, []string{"gone"}, []int64{m[1].ID, m[2].ID}, ForgetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -105,7 +105,7 @@ SELECT parent_session_id IS NULL FROM sessions WHERE id = 'child';
 func TestForgetNeedsTombstones(t *testing.T) {
 	st := mustOpen(t)
 	st.layout.hasForgotten = false
-	if _, err := st.Forget(context.Background(), []string{"x"}, nil); err == nil || !strings.Contains(err.Error(), "recall migrate") {
+	if _, err := st.Forget(context.Background(), []string{"x"}, nil, ForgetOptions{}); err == nil || !strings.Contains(err.Error(), "recall migrate") {
 		t.Errorf("Forget without the table: %v", err)
 	}
 	_ = fmt.Sprint()

@@ -48,6 +48,7 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 				return inserted, err
 			} else if dup {
 				m.ID = 0
+				tx.follows(m.SessionID, cleanContent(m.Content))
 				continue
 			}
 		}
@@ -56,10 +57,13 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 			ts = now()
 		}
 		content := cleanContent(m.Content)
-		if gone, err := tx.messageForgotten(m, content); err != nil {
-			return inserted, err
+		gone, ferr := tx.messageForgotten(m, content)
+		tx.follows(m.SessionID, content)
+		if ferr != nil {
+			return inserted, ferr
 		} else if gone { // `recall forget` deleted it: an import must not bring it back
 			m.ID = 0
+			tx.droppedForgotten(m.SessionID)
 			continue
 		}
 		args := []any{m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),

@@ -62,8 +62,11 @@ func (tx *Tx) UpsertSession(sess Session) error {
 	if sess.StartedAt.IsZero() {
 		sess.StartedAt = now()
 	}
-	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	title, err := tx.keptTitle(sanitizeTitle(sess.Title))
 	if err != nil {
+		return err
+	}
+	if title, err = tx.freeTitle(sess.ID, title); err != nil {
 		return err
 	}
 	if sess.ParentID, err = tx.parentOrPending(sess.ID, sess.ParentID); err != nil {
@@ -107,7 +110,10 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	if err := tx.UpsertSession(sess); err != nil {
 		return err
 	}
-	base := sanitizeTitle(sess.Title)
+	base, err := tx.keptTitle(sanitizeTitle(sess.Title))
+	if err != nil {
+		return err
+	}
 	title, displaced, err := tx.titleByTime(sess.ID, base, sess.StartedAt)
 	if err != nil {
 		return err

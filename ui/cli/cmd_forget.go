@@ -98,11 +98,21 @@ func runForget(env *Env, c *Command, args []string) error {
 			return nil
 		}
 	}
-	res, err := st.Forget(env.Ctx, sessions, messages)
+	res, err := st.Forget(env.Ctx, sessions, messages, store.ForgetOptions{Text: *match})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "forgot %d sessions and %d messages; a re-import will not bring them back\n", res.Sessions, res.Messages)
+	fmt.Fprintf(env.Stdout, "forgot %s and %s; a re-import, or a copy under another session id, will not bring them back\n",
+		plural(res.Sessions, "session", "sessions"), plural(res.Messages, "message", "messages"))
+	if res.Titles > 0 {
+		fmt.Fprintf(env.Stdout, "cleared %s that held the forgotten text (each session is named by its first prompt now)\n", plural(res.Titles, "title", "titles"))
+	}
+	if res.Left > 0 {
+		return fmt.Errorf("the database file still holds %s of the forgotten text (another recall process may hold an old snapshot: close it and run the same forget again)", plural(res.Left, "copy", "copies"))
+	}
+	if *match != "" || res.Titles > 0 {
+		fmt.Fprintln(env.Stdout, "checked the database file: the forgotten text is nowhere in it")
+	}
 	return nil
 }
 
