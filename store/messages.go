@@ -38,6 +38,7 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		if m.SessionID == "" {
 			return inserted, errors.New("insert message: empty session id")
 		}
+		tx.redactIncoming(m) // redact_at_import: secrets never stored
 		if m.Role == "" {
 			return inserted, fmt.Errorf("insert message in %s: empty role", m.SessionID)
 		}

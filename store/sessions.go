@@ -56,6 +56,7 @@ func (tx *Tx) UpsertSession(sess Session) error {
 	if gone, err := tx.sessionForgotten(sess.ID); err != nil || gone {
 		return err // forgotten: an import must not bring it back
 	}
+	tx.redactSession(&sess)
 	if sess.Source == "" {
 		sess.Source = "unknown"
 	}
@@ -110,6 +111,7 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	if err := tx.UpsertSession(sess); err != nil {
 		return err
 	}
+	tx.redactSession(&sess)
 	base, err := tx.keptTitle(sanitizeTitle(sess.Title))
 	if err != nil {
 		return err

@@ -121,3 +121,26 @@ func Hit(h store.Hit, m store.Message) store.Hit {
 	h.Snippet = Within(h.Snippet, m.Content, m.ToolCalls, m.Reasoning)
 	return h
 }
+
+// AtRest redacts text before the store keeps it (store.TextRedactor):
+// config.json's "redact_at_import", and `recall redact --all` for what was
+// stored before.
+type AtRest struct{}
+
+// Text redacts prose.
+func (AtRest) Text(s string) string { return Text(s) }
+
+// JSON redacts JSON text, keeping it valid.
+func (AtRest) JSON(s string) string { return JSON(s) }
+
+// Found lists the secrets of s as s holds them (escapes and all).
+func (AtRest) Found(s string) []string {
+	r := cached(s)
+	out := make([]string, 0, len(r.spans))
+	for _, sp := range r.spans {
+		if sp.end <= len(s) {
+			out = append(out, s[sp.start:sp.end])
+		}
+	}
+	return out
+}

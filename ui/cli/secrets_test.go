@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
@@ -87,5 +88,53 @@ func TestExportPrivateAndHTML(t *testing.T) {
 		if strings.Contains(page, bad) {
 			t.Errorf("html export holds %q", bad)
 		}
+	}
+}
+
+// TestRedactAllAndAtImport: `recall redact --all --yes` rewrites what was
+// stored (even --show-secrets finds no secret, nor does the file), and
+// with "redact_at_import": true in config.json an import stores none; a
+// config file that cannot be read stops the import rather than store them.
+func TestRedactAllAndAtImport(t *testing.T) {
+	home := isolateAgents(t)
+	db := filepath.Join(t.TempDir(), "state.db")
+	if code, _, errOut := runCLIStdin(t, secretSample, "--db", db, "import", "jsonl", "-"); code != 0 {
+		t.Fatalf("import: %d %s", code, errOut)
+	}
+	if code, _, errOut := runCLIStdin(t, "", "--db", db, "redact", "--all"); code != 2 || !strings.Contains(errOut, "--yes") {
+		t.Errorf("redact without a terminal or --yes: exit %d %q", code, errOut)
+	}
+	code, out, errOut := runCLIStdin(t, "", "--db", db, "redact", "--all", "--yes")
+	if code != 0 || !strings.Contains(out, "redacted 1 message and 0 sessions") || !strings.Contains(out, "none of the replaced text is left") {
+		t.Fatalf("redact --all: exit %d %q %q", code, out, errOut)
+	}
+	if _, out, _ := runCLIStdin(t, "", "--db", db, "show", "--show-secrets", "s1"); strings.Contains(out, fakeToken) || !strings.Contains(out, "[REDACTED:github-pat]") {
+		t.Errorf("show --show-secrets after redact --all:\n%s", out)
+	}
+	if raw, _ := os.ReadFile(db); bytes.Contains(raw, []byte(fakeToken[4:])) {
+		t.Error("the database file still holds the token")
+	}
+
+	cfg := filepath.Join(home, "config", "recall", "config.json")
+	if err := os.MkdirAll(filepath.Dir(cfg), 0o700); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"redact_at_import": true}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	second := strings.ReplaceAll(secretSample, `"s1"`, `"s2"`)
+	if code, _, errOut := runCLIStdin(t, second, "--db", db, "import", "jsonl", "-"); code != 0 {
+		t.Fatalf("import with redact_at_import: %d %s", code, errOut)
+	}
+	if _, out, _ := runCLIStdin(t, "", "--db", db, "show", "--json", "--show-secrets", "s2"); strings.Contains(out, fakeToken) || !strings.Contains(out, "[REDACTED:github-pat]") {
+		t.Errorf("stored with redact_at_import:\n%s", out)
+	}
+	if err := os.WriteFile(cfg, []byte(`{"redact_at_import": tru`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	third := strings.ReplaceAll(secretSample, `"s1"`, `"s3"`)
+	code, _, errOut = runCLIStdin(t, third, "--db", db, "import", "jsonl", "-")
+	if code == 0 || !strings.Contains(errOut, "config.json") || !strings.Contains(errOut, "nothing was imported") {
+		t.Errorf("import with a broken config: exit %d %q", code, errOut)
 	}
 }
