@@ -150,6 +150,9 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 					return err
 				}
 			}
+			if err := tx.reserveIdentity(id); err != nil {
+				return err
+			}
 			if err := tx.DeleteSessionMessages(id); err != nil {
 				return err
 			}

@@ -20,7 +20,7 @@ import (
 
 // textReads are the *store.Store methods that return stored text.
 var textReads = []string{"Session", "SessionByTitle", "SessionsByPrefix", "Messages", "MessagesAround", "Bookends",
-	"RecentSessions", "SearchMessages", "MessagesByID", "FirstPrompts"}
+	"RecentSessions", "SearchMessages", "MessagesByID", "FirstPrompts", "SessionOf"}
 
 // egressBuilders take the raw store and are the egress layer themselves:
 // what they return redacts (recall's engine, the session_search tool) or

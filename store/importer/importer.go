@@ -130,6 +130,7 @@ type Report struct {
 	Failed    int // files that could not be imported at all
 	Sessions  int // sessions created or updated
 	Messages  int // messages inserted
+	Rewritten int // stored messages the source rewrote: new text in place, the earlier kept
 	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
 	Malformed int // records that could not be parsed
 	Problems  []Problem
@@ -157,6 +158,7 @@ func (r *Report) Add(o Report) {
 	r.Failed += o.Failed
 	r.Sessions += o.Sessions
 	r.Messages += o.Messages
+	r.Rewritten += o.Rewritten
 	r.Skipped += o.Skipped
 	r.Malformed += o.Malformed
 	r.ParseTime += o.ParseTime
@@ -173,8 +175,11 @@ func (r Report) Summary() string {
 	if r.Failed > 0 {
 		fmt.Fprintf(&b, ", %d failed", r.Failed)
 	}
-	fmt.Fprintf(&b, "), %d sessions, %d messages imported, %d records skipped, %d malformed",
-		r.Sessions, r.Messages, r.Skipped, r.Malformed)
+	fmt.Fprintf(&b, "), %d sessions, %d messages imported", r.Sessions, r.Messages)
+	if r.Rewritten > 0 {
+		fmt.Fprintf(&b, ", %d rewritten (earlier text kept)", r.Rewritten)
+	}
+	fmt.Fprintf(&b, ", %d records skipped, %d malformed", r.Skipped, r.Malformed)
 	return b.String()
 }
 
@@ -261,8 +266,19 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
 		}
 	}
+	recheck := map[string]bool{}
 	if opt.Files == nil {
 		files = newestFirst(src, files)
+		// Files an older recall may have merged a session of (store.RecheckFiles)
+		// are read again, wherever they are.
+		again, err := st.RecheckFiles(ctx, src.Name())
+		if err != nil {
+			return rep, fmt.Errorf("list %s files to read again: %w", src.Name(), err)
+		}
+		files = appendMissing(files, again)
+		for _, f := range again {
+			recheck[f] = true
+		}
 	}
 	sizes := make([]int64, len(files))
 	var total, done int64
@@ -295,6 +311,11 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			r, err = src.Import(ictx, st, f)
 		}
 		done += sizes[i]
+		if err == nil && recheck[f] {
+			// A source that does not go through Commit (a database, an
+			// export) read it again as it does: nothing more to split.
+			err = st.Write(ctx, func(tx *store.Tx) error { return tx.DoneRecheck(f) })
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
@@ -322,4 +343,20 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 	}
 	return rep, nil
+}
+
+// appendMissing appends to files those of more that exist and files does
+// not hold.
+func appendMissing(files, more []string) []string {
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	for _, f := range more {
+		if !have[f] && IsFile(f) {
+			have[f] = true
+			files = append(files, f)
+		}
+	}
+	return files
 }

@@ -47,7 +47,7 @@ func (r importResult) failed() bool {
 		return true
 	}
 	if r.Err != nil {
-		return r.Report.Files == 0 && r.Report.Messages == 0
+		return r.Report.Files == 0 && r.Report.Messages == 0 && r.Report.Rewritten == 0
 	}
 	return r.Report.Failed > 0 && r.Report.Files == 0 && r.Report.Unchanged == 0
 }
@@ -72,6 +72,7 @@ type importJSON struct {
 	Failed          int           `json:"failed"`
 	Sessions        int           `json:"sessions"`
 	Messages        int           `json:"messages"`
+	Rewritten       int           `json:"rewritten"`
 	Skipped         int           `json:"skipped"`
 	Malformed       int           `json:"malformed"`
 	Problems        []problemJSON `json:"problems"`
@@ -84,7 +85,7 @@ type importJSON struct {
 func (r importResult) json() importJSON {
 	out := importJSON{
 		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed,
-		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Skipped: r.Report.Skipped,
+		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Rewritten: r.Report.Rewritten, Skipped: r.Report.Skipped,
 		Malformed: r.Report.Malformed, Problems: []problemJSON{},
 		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice,
 	}
