@@ -102,27 +102,10 @@ func nilIfEmpty(msgs []store.Message) []store.Message {
 	return msgs
 }
 
-// showListings redacts browse rows; a preview that was cut is cut again
-// from its session's first prompt, redacted whole.
+// showListings redacts browse rows (secrets.Listings).
 func (e *Engine) showListings(ctx context.Context, list []store.SessionSummary) ([]store.SessionSummary, error) {
 	if e.opts.ShowSecrets {
 		return list, nil
 	}
-	var cut []string
-	for _, s := range list {
-		if strings.HasSuffix(s.Preview, "...") {
-			cut = append(cut, s.ID)
-		}
-	}
-	var firsts map[string]string
-	if len(cut) > 0 {
-		var err error
-		if firsts, err = e.st.FirstPrompts(ctx, cut); err != nil {
-			return nil, err
-		}
-	}
-	for i, s := range list {
-		list[i] = secrets.Listing(s, firsts[s.ID])
-	}
-	return list, nil
+	return secrets.Listings(ctx, list, e.st.FirstPrompts)
 }

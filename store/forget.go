@@ -73,8 +73,13 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 			return err
 		}
 		at := float64(now().UnixNano()) / float64(time.Second)
-		tomb := func(key string) error {
-			return tx.c.run("INSERT OR REPLACE INTO recall_forgotten(key, forgotten_at) VALUES (?, ?)", key, at)
+		tomb := func(keys ...string) error {
+			for _, key := range keys {
+				if err := tx.c.run("INSERT OR REPLACE INTO recall_forgotten(key, forgotten_at) VALUES (?, ?)", key, at); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
 		for _, id := range messageIDs {
 			var sid, role, content string
@@ -89,10 +94,7 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 				}
 				continue
 			}
-			if err := tomb(contentKey(sid, role, content)); err != nil {
-				return err
-			}
-			if err := tomb(contentKey("", role, content)); err != nil {
+			if err := tomb(contentKey(sid, role, content), contentKey("", role, content)); err != nil {
 				return err
 			}
 			forgotten[sid] = append(forgotten[sid], content)
@@ -105,10 +107,8 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 					}); err != nil {
 					return err
 				}
-				for _, k := range keys {
-					if err := tomb(k); err != nil {
-						return err
-					}
+				if err := tomb(keys...); err != nil {
+					return err
 				}
 			}
 			if err := tx.c.run("DELETE FROM messages WHERE id = ?", id); err != nil {
@@ -145,10 +145,8 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 			}); err != nil {
 				return err
 			}
-			for _, k := range keys {
-				if err := tomb(k); err != nil {
-					return err
-				}
+			if err := tomb(keys...); err != nil {
+				return err
 			}
 			if err := tx.reserveIdentity(id); err != nil {
 				return err
@@ -259,7 +257,7 @@ const minCheckedText = 6
 // title holds text (the forgotten query) or was cut from one of the
 // messages forgotten in it; each cleared title is tombstoned. It returns
 // the titles cleared.
-func (tx *Tx) clearTitles(forgotten map[string][]string, text string, tomb func(string) error) ([]string, error) {
+func (tx *Tx) clearTitles(forgotten map[string][]string, text string, tomb func(...string) error) ([]string, error) {
 	var cleared []string
 	for sid, contents := range forgotten {
 		title, ok, err := tx.c.scalarText("SELECT COALESCE(title, '') FROM sessions WHERE id = ?", sid)
@@ -272,10 +270,8 @@ func (tx *Tx) clearTitles(forgotten map[string][]string, text string, tomb func(
 		if err := tx.c.run("UPDATE sessions SET title = NULL WHERE id = ?", sid); err != nil {
 			return nil, fmt.Errorf("clear the title of %s: %w", sid, err)
 		}
-		for _, t := range []string{title, baseTitle(title)} {
-			if err := tomb(titleKey(t)); err != nil {
-				return nil, err
-			}
+		if err := tomb(titleKey(title), titleKey(baseTitle(title))); err != nil {
+			return nil, err
 		}
 		cleared = append(cleared, title)
 	}

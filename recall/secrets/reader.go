@@ -2,7 +2,6 @@ package secrets
 
 import (
 	"context"
-	"strings"
 	"sync/atomic"
 
 	"github.com/recall-dev/recall/store"
@@ -137,22 +136,7 @@ func (r *Reader) RecentSessions(ctx context.Context, o store.ListOptions) ([]sto
 	if r.asStored || err != nil {
 		return list, err
 	}
-	var cut []string
-	for _, s := range list {
-		if strings.HasSuffix(s.Preview, "...") {
-			cut = append(cut, s.ID)
-		}
-	}
-	var firsts map[string]string
-	if len(cut) > 0 {
-		if firsts, err = r.src.FirstPrompts(ctx, cut); err != nil {
-			return nil, err
-		}
-	}
-	for i, s := range list {
-		list[i] = Listing(s, firsts[s.ID])
-	}
-	return list, nil
+	return Listings(ctx, list, r.src.FirstPrompts)
 }
 
 // SearchMessages searches. Each hit's snippet is redacted against the

@@ -1,7 +1,9 @@
 package secrets
 
 import (
+	"context"
 	"runtime"
+	"strings"
 	"sync"
 
 	"github.com/recall-dev/recall/store"
@@ -111,6 +113,29 @@ func Listing(s store.SessionSummary, firstPrompt string) store.SessionSummary {
 		s.Preview = Text(s.Preview)
 	}
 	return s
+}
+
+// Listings redacts list rows (Listing): a preview that was cut is cut
+// again from its session's first prompt, which firstPrompts reads for
+// those rows only.
+func Listings(ctx context.Context, list []store.SessionSummary, firstPrompts func(context.Context, []string) (map[string]string, error)) ([]store.SessionSummary, error) {
+	var cut []string
+	for _, s := range list {
+		if strings.HasSuffix(s.Preview, "...") {
+			cut = append(cut, s.ID)
+		}
+	}
+	var firsts map[string]string
+	if len(cut) > 0 {
+		var err error
+		if firsts, err = firstPrompts(ctx, cut); err != nil {
+			return nil, err
+		}
+	}
+	for i, s := range list {
+		list[i] = Listing(s, firsts[s.ID])
+	}
+	return list, nil
 }
 
 // Hit returns a search hit redacted: its session's title, and its snippet

@@ -5,13 +5,11 @@ package sessionsearch
 import (
 	"context"
 	"fmt"
-	"os"
 	"syscall"
 	"testing"
 	"time"
 
 	"github.com/recall-dev/recall/recall/secrets"
-	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/synth"
 )
 
@@ -24,17 +22,8 @@ import (
 //
 //	RECALL_BENCH_DB=/tmp/redact/c1m.db go test ./recall/sessionsearch -run '^$' -bench Redaction -benchtime 1x
 func BenchmarkRedaction(b *testing.B) {
-	db := os.Getenv("RECALL_BENCH_DB")
-	if db == "" {
-		b.Skip("RECALL_BENCH_DB is not set")
-	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	tool := New(st, Options{})
+	tool := benchTool(b)
 	reps := 5
 	cpu := func() time.Duration {
 		var ru syscall.Rusage
