@@ -59,11 +59,12 @@ func (e *Engine) showResults(ctx context.Context, results []Result) error {
 	}
 	for i := range results {
 		r := &results[i]
-		r.Title = secrets.Text(r.Title)
+		r.Title = secrets.Title(r.Title)
 		var whole []string
 		switch m := anchorIn(r.Messages, r.MatchMessageID); {
 		case r.MatchedRole == TitleMatchRole:
-			whole = []string{r.rawTitle}
+			// "Session title matched: <title>": the title redacted as a title.
+			r.rawSnippet = strings.Replace(r.rawSnippet, r.rawTitle, secrets.Title(r.rawTitle), 1)
 		case !cutSnippet(r):
 		case m != nil:
 			whole = []string{m.Content, m.ToolCalls, m.Reasoning}

@@ -75,3 +75,7 @@ const PreviewChars = 60
 // Preview is how a list shows a session's first prompt: whitespace
 // collapsed, cut to PreviewChars characters plus "..." (SessionSummary.Preview).
 func Preview(text string) string { return preview(text, PreviewChars) }
+
+// TitleMaxChars is the longest title kept (Hermes's rule): a longer one is
+// cut there, so a title of this length may end inside a word, or a key.
+const TitleMaxChars = 100

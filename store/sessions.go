@@ -331,8 +331,8 @@ func sanitizeTitle(t string) string {
 		}
 	}
 	t = strings.Join(strings.Fields(b.String()), " ")
-	if r := []rune(t); len(r) > 100 {
-		t = strings.TrimSpace(string(r[:100]))
+	if r := []rune(t); len(r) > TitleMaxChars {
+		t = strings.TrimSpace(string(r[:TitleMaxChars]))
 	}
 	return t
 }

@@ -11,7 +11,7 @@ import "sync"
 const (
 	cacheBytes    = 32 << 20
 	cacheMinText  = 32      // shorter texts cost less to scan than to remember
-	cacheMaxText  = 4 << 20 // a huge tool output is not worth a generation
+	cacheMaxText  = cacheBytes / 2 // a bigger text would push out all the others
 	entryOverhead = 96      // map entry and result header, roughly
 )
 

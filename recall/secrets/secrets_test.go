@@ -186,3 +186,24 @@ func BenchmarkRedactAnswer(b *testing.B) {
 		}
 	})
 }
+
+// A title stored cut at the store's limit loses the start of a key at its
+// end, which no rule can read; an ordinary long title keeps its words.
+func TestTitleCutKey(t *testing.T) {
+	key := "sk-ant-api03-zBDzFOr0sIhZdg4fHZqJVXOgtAUrat4CPjNUzkZ"
+	cut := "deploy notes " + strings.Repeat("x", 100-13-len("ANTHROPIC_API_KEY=")-len(key)-1) + " ANTHROPIC_API_KEY=" + key
+	if n := len([]rune(cut)); n != store.TitleMaxChars {
+		t.Fatalf("fixture is %d characters", n)
+	}
+	if out := Title(cut); strings.Contains(out, "zBDzFOr0sIhZ") || !strings.HasSuffix(out, "[REDACTED:cut]") {
+		t.Errorf("Title(%q) = %q", cut, out)
+	}
+	for _, keep := range []string{
+		strings.Repeat("a configuration-management walkthrough ", 3)[:100],
+		"short title with a key-looking tail zBDzFOr0sIhZdg4fHZqJVXOgtAUrat4CPjNUzkZ", // not cut: the rules' to judge
+	} {
+		if out := Title(keep); out != keep {
+			t.Errorf("Title(%q) = %q", keep, out)
+		}
+	}
+}

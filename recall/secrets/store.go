@@ -23,10 +23,12 @@ func Session(s store.Session) store.Session {
 // SessionCount is Session that also says how many secrets it replaced.
 func SessionCount(s store.Session) (store.Session, int) {
 	var set Set
-	s.Title = set.Text(s.Title)
+	title := Title(s.Title)
+	n := strings.Count(title, "[REDACTED:") - strings.Count(s.Title, "[REDACTED:")
+	s.Title = title
 	s.ModelConfig = set.json(s.ModelConfig)
 	s.EndReason = set.Text(s.EndReason)
-	return s, set.Replaced
+	return s, set.Replaced + max(n, 0)
 }
 
 // Message returns m with its text redacted: content, tool calls (their
@@ -142,7 +144,7 @@ func Listings(ctx context.Context, list []store.SessionSummary, firstPrompts fun
 // against the texts of its message (content, tool calls, reasoning: the
 // snippet is cut from one of them).
 func Hit(h store.Hit, m store.Message) store.Hit {
-	h.SessionTitle = Text(h.SessionTitle)
+	h.SessionTitle = Title(h.SessionTitle)
 	h.Snippet = Within(h.Snippet, m.Content, m.ToolCalls, m.Reasoning)
 	return h
 }

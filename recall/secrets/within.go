@@ -18,6 +18,7 @@ func Within(part string, wholes ...string) string {
 	plain, at := stripMarks(part)
 	spans := cached(plain).spans // what the part shows whole
 	core, coreAt := trimCut(plain)
+	verbatim := false
 	for _, w := range wholes {
 		if len(w) < minSecret || core == "" {
 			continue
@@ -29,6 +30,7 @@ func Within(part string, wholes ...string) string {
 		if i := strings.Index(w, core); i >= 0 {
 			// The part is a verbatim cut of w: its secrets are w's spans
 			// that overlap the cut.
+			verbatim = true
 			for _, sp := range r.spans {
 				a, b := max(sp.start, i), min(sp.end, i+len(core))
 				if a < b {
@@ -47,6 +49,12 @@ func Within(part string, wholes ...string) string {
 			if n := overlapStart(core, f.secret); n > 0 {
 				spans = append(spans, span{coreAt, coreAt + n, f.rule})
 			}
+		}
+	}
+	if !verbatim && core != "" {
+		// No whole to read the cut key in (see cut.go): judge the cut edges.
+		for _, sp := range edgeSpans(core, strings.Contains(plain[:coreAt], "…"), strings.Contains(plain[coreAt+len(core):], "…")) {
+			spans = append(spans, span{coreAt + sp.start, coreAt + sp.end, sp.rule})
 		}
 	}
 	if len(spans) == 0 {

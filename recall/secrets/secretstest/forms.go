@@ -19,6 +19,10 @@ type Form struct {
 	// the random part, which a cut (a snippet's edge, a clipped summary
 	// line) could leave without the prefix a rule looks for.
 	Tell string
+	// Body is what of Secret is the secret's own (a line each): not its
+	// fixed prefix, a JWT's standard header or a PEM's BEGIN line, which
+	// say what it is and may show.
+	Body string
 }
 
 // chars returns n characters of alphabet, deterministic for seed.
@@ -44,26 +48,30 @@ const (
 // tell is the last 12 characters of s: random in every form below.
 func tell(s string) string { return s[len(s)-12:] }
 
-func form(name, secret, line string) Form {
-	return Form{Name: name, Secret: secret, Line: line, Tell: tell(secret)}
+func form(name, secret, body string) Form {
+	return Form{Name: name, Secret: secret, Tell: tell(secret), Body: body}
 }
 
-var pem = "-----BEGIN RSA PRIVATE KEY-----\n" + chars(9, 64, b64) + "\n" + chars(10, 64, b64) + "\n" + chars(11, 64, b64) + "\n" + chars(12, 40, b64) + "==\n-----END RSA PRIVATE KEY-----"
+var pemBody = chars(9, 64, b64) + "\n" + chars(10, 64, b64) + "\n" + chars(11, 64, b64) + "\n" + chars(12, 40, b64)
+
+// prefixed is a secret made of a fixed prefix and a random body.
+func prefixed(name, prefix, body string) Form { return form(name, prefix+body, body) }
 
 // Forms are the secrets of issue 30, each in the line an agent printed it.
 var Forms = []Form{
-	form("aws-key", "AKIA"+chars(1, 16, upper27), ""),
-	form("aws-secret", chars(2, 40, b64), ""),
-	form("ghp", "ghp_"+chars(3, 36, alnum), ""),
-	form("github-pat", "github_pat_11"+chars(4, 80, alnum+"_"), ""),
-	form("sk-proj", "sk-proj-"+chars(5, 74, urlSafe)+"T3BlbkFJ"+chars(6, 74, urlSafe), ""),
-	form("sk-ant", "sk-ant-api03-"+chars(7, 93, urlSafe)+"AA", ""),
-	form("xoxb", "xoxb-2635942065-2343594206574-"+chars(8, 24, alnum), ""),
-	form("sk_live", "sk_live_51"+chars(13, 30, alnum), ""),
-	form("jwt", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6"+chars(14, 20, alnum)+"fQ."+chars(15, 43, urlSafe), ""),
-	{Name: "pem", Secret: pem, Tell: chars(11, 24, b64)},
-	form("url-password", chars(16, 18, alnum), ""),
-	form("dotenv", chars(17, 24, alnum), ""),
+	prefixed("aws-key", "AKIA", chars(1, 16, upper27)),
+	prefixed("aws-secret", "", chars(2, 40, b64)),
+	prefixed("ghp", "ghp_", chars(3, 36, alnum)),
+	prefixed("github-pat", "github_pat_11", chars(4, 80, alnum+"_")),
+	prefixed("sk-proj", "sk-proj-", chars(5, 74, urlSafe)+"T3BlbkFJ"+chars(6, 74, urlSafe)),
+	prefixed("sk-ant", "sk-ant-api03-", chars(7, 93, urlSafe)+"AA"),
+	prefixed("xoxb", "xoxb-2635942065-2343594206574-", chars(8, 24, alnum)),
+	prefixed("sk_live", "sk_live_51", chars(13, 30, alnum)),
+	form("jwt", "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6"+chars(14, 20, alnum)+"fQ."+chars(15, 43, urlSafe),
+		chars(14, 20, alnum)+"\n"+chars(15, 43, urlSafe)),
+	{Name: "pem", Secret: "-----BEGIN RSA PRIVATE KEY-----\n" + pemBody + "==\n-----END RSA PRIVATE KEY-----", Tell: chars(11, 24, b64), Body: pemBody},
+	prefixed("url-password", "", chars(16, 18, alnum)),
+	prefixed("dotenv", "", chars(17, 24, alnum)),
 }
 
 func init() {
@@ -86,17 +94,33 @@ func init() {
 	}
 }
 
-// Leaks returns what of f out shows: the secret, its telling part, or
-// either with JSON escapes undone ("" when nothing).
+// Leaks returns what of f out shows ("" when nothing): the secret, its
+// telling part, or any piece of it 12 characters long (a cut may have
+// left its head or its tail), as written or with JSON escapes undone.
 func (f Form) Leaks(out string) string {
 	for _, s := range []string{out, Unescape(out), Unescape(Unescape(out))} {
-		for _, needle := range []string{f.Secret, f.Tell} {
+		for _, needle := range f.pieces() {
 			if i := strings.Index(s, needle); i >= 0 {
 				return s[max(0, i-40):min(len(s), i+len(needle)+40)]
 			}
 		}
 	}
 	return ""
+}
+
+// pieceLen is the length of the pieces of a secret Leaks looks for.
+const pieceLen = 12
+
+// pieces are the secret, its telling part, and the 12-character pieces
+// of its body, every 4 characters.
+func (f Form) pieces() []string {
+	out := []string{f.Secret, f.Tell}
+	for _, line := range strings.Split(f.Body, "\n") {
+		for i := 0; i+pieceLen <= len(line); i += 4 {
+			out = append(out, line[i:i+pieceLen])
+		}
+	}
+	return out
 }
 
 // Unescape undoes one level of JSON string escapes wherever they are.
