@@ -10,9 +10,9 @@ import "sync"
 // texts themselves are shared with the caller, not copied).
 const (
 	cacheBytes    = 32 << 20
-	cacheMinText  = 32      // shorter texts cost less to scan than to remember
+	cacheMinText  = 32             // shorter texts cost less to scan than to remember
 	cacheMaxText  = cacheBytes / 2 // a bigger text would push out all the others
-	entryOverhead = 96      // map entry and result header, roughly
+	entryOverhead = 96             // map entry and result header, roughly
 )
 
 type cache struct {
