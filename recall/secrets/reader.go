@@ -60,12 +60,6 @@ func ReaderFor(src Source, showSecrets bool) *Reader {
 // had replaced so far (for a command's "N secrets redacted" note).
 func (r *Reader) Replaced() int { return int(r.replaced.Load()) }
 
-// ShowsSecrets reports whether the Reader keeps text as stored.
-func (r *Reader) ShowsSecrets() bool { return r.asStored }
-
-// Redacted returns a Reader over the same store that redacts, whatever r does.
-func (r *Reader) Redacted() *Reader { return Redacted(r.src) }
-
 // Session reads a session.
 func (r *Reader) Session(ctx context.Context, id string) (store.Session, error) {
 	s, err := r.src.Session(ctx, id)
@@ -104,8 +98,11 @@ func (r *Reader) MessagesAround(ctx context.Context, sessionID string, anchor in
 // Bookends reads a session's first and last messages, redacted together.
 func (r *Reader) Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) ([]store.Message, []store.Message, error) {
 	start, end, err := r.src.Bookends(ctx, sessionID, minID, maxID, n)
-	if r.asStored || err != nil {
-		return start, end, err
+	if err != nil {
+		return nil, nil, err
+	}
+	if r.asStored {
+		return start, end, nil
 	}
 	both := r.messages(append(append([]store.Message{}, start...), end...))
 	return both[:len(start)], both[len(start):], nil

@@ -24,9 +24,3 @@ func Mark(rule string) string { return "[REDACTED:" + rule + "]" }
 
 // Text returns s with every secret found replaced by its Mark.
 func Text(s string) string { return cached(s).text }
-
-// Count returns Text(s) and how many secrets it replaced.
-func Count(s string) (string, int) {
-	r := cached(s)
-	return r.text, len(r.spans)
-}

@@ -31,13 +31,8 @@ func SessionCount(s store.Session) (store.Session, int) {
 	return s, set.Replaced + max(n, 0)
 }
 
-// Message returns m with its text redacted: content, tool calls (their
+// message returns m with its text redacted: content, tool calls (their
 // arguments read as decoded) and reasoning.
-func Message(m store.Message) store.Message {
-	var set Set
-	return set.message(m)
-}
-
 func (s *Set) message(m store.Message) store.Message {
 	m.Content = s.Text(m.Content)
 	m.ToolCalls = s.json(m.ToolCalls)
