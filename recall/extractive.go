@@ -62,22 +62,28 @@ var (
 func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) string, shown func([]store.Message) []store.Message) string {
 	conclusion := conclusionIndex(msgs, terms)
 	var quoted []store.Message
-	at := -1 // the conclusion's place in quoted
+	var found []extracted // what each quoted message gave, as stored
+	at := -1              // the conclusion's place in quoted
 	for i := range msgs {
-		if i == conclusion || !extract(&msgs[i], terms, pos).empty() {
+		x := extract(&msgs[i], terms, pos)
+		if i == conclusion || !x.empty() {
 			if i == conclusion {
 				at = len(quoted)
 			}
-			quoted = append(quoted, msgs[i])
+			quoted, found = append(quoted, msgs[i]), append(found, x)
 		}
 	}
+	raw := quoted
 	if len(quoted) > 0 {
 		quoted = shown(quoted)
 	}
 	var matched, commands, paths, urls, errs list
 	matched.max, commands.max, paths.max, urls.max, errs.max = maxMatchedLines, maxCommands, maxPaths, maxURLs, maxErrors
 	for i := range quoted {
-		x := extract(&quoted[i], terms, pos)
+		x := found[i]
+		if quoted[i].Content != raw[i].Content || quoted[i].ToolCalls != raw[i].ToolCalls {
+			x = extract(&quoted[i], terms, pos) // redaction changed it: read it again
+		}
 		matched.add(x.matched...)
 		commands.add(x.commands...)
 		paths.add(x.paths...)
