@@ -81,7 +81,7 @@ func isClaude(source string) bool { return source == "claude-code" || source == 
 // subAgentParents are the sources whose sub-agent runs recall imports as
 // child sessions (marked _delegate_from) under ids the agent does not know,
 // by the agent's name.
-var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline"}
+var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline", "codebuddy": "CodeBuddy Code"}
 
 // isQwen: Qwen Code, like Claude Code, keeps sessions in a folder named
 // after the directory they ran in (projects/<sanitized cwd>/chats).
@@ -127,6 +127,9 @@ func PlanResume(sess store.Session) (Resume, error) {
 		id = parent
 	}
 	r.Args = resumeArgv(sess.Source, id)
+	if fn, ok := sessionResume[sess.Source]; ok {
+		r.Args = fn(sess) // the command needs more of the session than its id
+	}
 	if len(r.Args) == 0 {
 		return r, noResume(sess.ID, sess.Source)
 	}
