@@ -88,17 +88,7 @@ SELECT parent_session_id IS NULL FROM sessions WHERE id = 'child';
 	if out != "ok\n0\n0\n1\n" {
 		t.Errorf("sqlite3 shell after forget: %q", out)
 	}
-	for _, f := range []string{path, path + "-wal"} {
-		b, err := os.ReadFile(f)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		for _, needle := range []string{"Forget4a7Q9zXw1Lm3Np5Rt", "Lm3Np5", cjkSecret, "password is"} {
-			if bytes.Contains(b, []byte(needle)) {
-				t.Errorf("%s still holds %q", filepath.Base(f), needle)
-			}
-		}
-	}
+	fileLacks(t, path, "Forget4a7Q9zXw1Lm3Np5Rt", "Lm3Np5", cjkSecret, "password is")
 }
 
 // TestForgetNeedsTombstones: an unmigrated file is refused, not half-forgotten.
@@ -109,4 +99,21 @@ func TestForgetNeedsTombstones(t *testing.T) {
 		t.Errorf("Forget without the table: %v", err)
 	}
 	_ = fmt.Sprint()
+}
+
+// fileLacks fails the test when the database file at path or its WAL holds
+// any of needles: what a delete or a rewrite must leave nowhere.
+func fileLacks(t *testing.T, path string, needles ...string) {
+	t.Helper()
+	for _, f := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(f)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, needle := range needles {
+			if bytes.Contains(b, []byte(needle)) {
+				t.Errorf("%s still holds %q", filepath.Base(f), needle)
+			}
+		}
+	}
 }
