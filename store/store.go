@@ -76,6 +76,8 @@ type Store struct {
 	// engine is the search engine (store/engine/pipeline), made once the
 	// layout is known: it keeps the caches ranking reads between searches.
 	engine *pipeline.Engine
+	// redactor rewrites text before it is stored (SetRedactor, redact.go).
+	redactor atomic.Pointer[TextRedactor]
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance

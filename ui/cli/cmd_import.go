@@ -203,6 +203,9 @@ func runImport(env *Env, c *Command, args []string) error {
 	if st.ReadOnly() {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
 	}
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
