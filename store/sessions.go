@@ -34,10 +34,16 @@ func (l layout) sessionSelect() string {
 	} else {
 		cols = append(cols, "s.id", "''")
 	}
+	if l.hasSync {
+		cols = append(cols, `COALESCE((SELECT COALESCE(m.host, m.name) FROM recall_session_identity i JOIN recall_machines m ON m.id = i.machine
+			WHERE i.id = s.id AND i.machine <> ''), '')`)
+	} else {
+		cols = append(cols, "''")
+	}
 	return strings.Join(cols, ", ")
 }
 
-const sessionColumns = 23
+const sessionColumns = 24
 
 func scanSession(st stmtRow, at int) Session {
 	return Session{
@@ -49,7 +55,7 @@ func scanSession(st stmtRow, at int) Session {
 		CacheReadTokens: st.ColumnInt64(at + 13), CacheWriteTokens: st.ColumnInt64(at + 14),
 		ReasoningTokens: st.ColumnInt64(at + 15), EstimatedCostUSD: st.ColumnFloat(at + 16),
 		ActualCostUSD: st.ColumnFloat(at + 17), Cwd: st.ColumnText(at + 18), GitBranch: st.ColumnText(at + 19),
-		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22),
+		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22), Host: st.ColumnText(at + 23),
 	}
 }
 
