@@ -170,3 +170,21 @@ func (tx *Tx) SetPeerWatermark(machine string, w Watermark) error {
 			tombstone_at = MAX(tombstone_at, excluded.tombstone_at), synced_at = excluded.synced_at`,
 		machine, w.MessageID, w.TombstoneAt, now())
 }
+
+// SessionHosts maps the stored id of every session synced from another
+// machine to that machine's label (its ssh host, else its name), for the
+// lists that mark such sessions.
+func (s *Store) SessionHosts(ctx context.Context) (map[string]string, error) {
+	out := map[string]string{}
+	if !s.layout.hasSync || !s.layout.hasIdentity {
+		return out, nil
+	}
+	err := s.read(ctx, func(c *conn) error {
+		return c.query(`SELECT i.id, COALESCE(m.host, m.name, substr(i.machine, 1, 8)) FROM recall_session_identity i
+			LEFT JOIN recall_machines m ON m.id = i.machine WHERE i.machine <> ''`, nil, func(st stmtRow) error {
+			out[st.ColumnText(0)] = st.ColumnText(1)
+			return nil
+		})
+	})
+	return out, err
+}

@@ -302,6 +302,7 @@ func (s *Store) filterSQL(f SearchFilter) (string, []any) {
 	where, args = inClause(where, args, "s.source NOT IN", f.ExcludeSources)
 	where, args = inClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
 	where, args = s.cwdClause(where, args, f.Cwd)
+	where, args = s.machineClause(where, args, f.Machines)
 	if !f.Since.IsZero() {
 		where, args = append(where, "m.timestamp >= ?"), append(args, f.Since)
 	}

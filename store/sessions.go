@@ -442,6 +442,9 @@ func (s *Store) ambiguous(ctx context.Context, arg string, ids []string, more bo
 	for _, id := range ids {
 		name := clipID(id)
 		if sess, err := s.Session(ctx, id); err == nil {
+			if sess.Host != "" {
+				sess.Source += "@" + sess.Host
+			}
 			name += " (" + sess.Source + ")"
 		}
 		names = append(names, name)
@@ -508,6 +511,9 @@ type ListOptions struct {
 	// fork: a conversation of its own), as Hermes lists them.
 	IncludeChildren bool
 	Cwd             string // only sessions run in this directory or under it ("" all)
+	// Machines keeps only sessions from these machines (an id, name or ssh
+	// host; "local" for this machine's own), as Sources does for sources.
+	Machines []string
 }
 
 // RecentSessions lists sessions by last activity, newest first, with a preview of the first user
@@ -529,6 +535,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	where, args = inClause(where, args, "s.source IN", o.Sources)
 	where, args = inClause(where, args, "s.source NOT IN", o.ExcludeSources)
 	where, args = s.cwdClause(where, args, o.Cwd)
+	where, args = s.machineClause(where, args, o.Machines)
 	if !o.Since.IsZero() {
 		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
 	}

@@ -8,14 +8,17 @@ import (
 
 // ApplyReport counts what applying a batch did.
 type ApplyReport struct {
-	From       Machine `json:"from"`       // the machine that wrote the batch
+	From       Machine `json:"from"`        // the machine that wrote the batch
 	NewMachine bool    `json:"new_machine"` // first heard of in this batch
 	Own        bool    `json:"own"`         // written by this very database
 	Sessions   int     `json:"sessions"`    // sessions in the batch
 	Messages   int     `json:"messages"`    // messages added
 	Rewritten  int     `json:"rewritten"`   // messages given new text (the earlier kept)
 	Present    int     `json:"present"`     // messages that were here already
-	Forgotten  int     `json:"forgotten"`   // sessions and messages deleted by tombstones
+	// ForgottenSessions and ForgottenMessages are what the batch's
+	// tombstones deleted here (the messages of those sessions included).
+	ForgottenSessions int `json:"forgotten_sessions"`
+	ForgottenMessages int `json:"forgotten_messages"`
 	Tombstones int     `json:"tombstones"`  // tombstones in the batch
 }
 
@@ -278,7 +281,8 @@ func (a *Applier) applyTombstones() error {
 		return nil
 	}
 	res, err := a.s.Forget(a.ctx, sessions, messages)
-	a.rep.Forgotten += res.Sessions + res.Messages
+	a.rep.ForgottenSessions += res.Sessions
+	a.rep.ForgottenMessages += res.Messages
 	return err
 }
 

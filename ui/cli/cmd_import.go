@@ -159,6 +159,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		return usageError("a SOURCE is required (%s, or all)", knownSources())
 	}
 	name, paths := args[0], args[1:]
+	if name == "batch" {
+		return importBatch(env, paths, *asJSON)
+	}
 
 	var srcs []importer.Source
 	all := name == "all"

@@ -19,6 +19,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	limit := fs.Int("limit", 20, "number of sessions (1..10000)")
 	source := fs.String("source", "", "only these `S,..` sources (comma-separated)")
+	machine := fs.String("machine", "", "only sessions from these `M,..` machines (a synced host's name; local for this machine's)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	here := fs.Bool("here", false, "only sessions run in this repository (or directory)")
 	if err := fs.Parse(args); err != nil {
@@ -35,7 +36,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Cwd: hereDir(*here)})
+	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Machines: splitList(*machine), Cwd: hereDir(*here)})
 	if err != nil {
 		return err
 	}
@@ -54,6 +55,10 @@ func runRecent(env *Env, c *Command, args []string) error {
 	// character), the title is cut to what the terminal has left, so rows
 	// line up and never wrap; the id comes last, whole.
 	now, width := time.Now(), env.termWidth()
+	srcWidth := 12 // wider for a session synced from another machine (source@host)
+	for _, r := range rows {
+		srcWidth = max(srcWidth, min(28, termtext.Width(sourceLabel(r.Session))))
+	}
 	for _, r := range rows {
 		title := r.Title
 		if title == "" {
@@ -61,7 +66,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		}
 		id := displayID(r.ID)
 		head := fmt.Sprintf("%s %s %s  ", termtext.PadRight(termtext.RelTime(now, r.LastActive), 11),
-			termtext.PadRight(termtext.Truncate(field(r.Source), 12), 12), termtext.PadRight(plural(r.MessageCount, "msg", "msgs"), 9))
+			termtext.PadRight(termtext.Truncate(sourceLabel(r.Session), srcWidth), srcWidth), termtext.PadRight(plural(r.MessageCount, "msg", "msgs"), 9))
 		room := max(10, width-termtext.Width(head)-termtext.Width(id)-2)
 		fmt.Fprintf(env.Stdout, "%s%s  %s\n", head, termtext.PadRight(termtext.Truncate(field(title), room), room), id)
 	}

@@ -113,6 +113,8 @@ WantedBy=default.target
 
 func runService(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
+	withSync := fs.Bool("sync", false, "install: also run `recall sync --both` (config.json's hosts) on a timer; uninstall: remove that timer only")
+	every := fs.Duration("every", defaultSync, "with --sync: how often the timer syncs")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -126,11 +128,19 @@ func runService(env *Env, c *Command, args []string) error {
 	}
 	switch words[0] {
 	case "install":
-		return serviceInstall(env, path)
+		if err := serviceInstall(env, path); err != nil || !*withSync {
+			return err
+		}
+		return syncTimerInstall(env, path, *every)
 	case "uninstall":
+		if *withSync {
+			return syncTimerUninstall(env, path)
+		}
 		return serviceUninstall(env, path)
 	case "status":
-		return serviceStatus(env, path)
+		err := serviceStatus(env, path)
+		syncTimerStatus(env, path)
+		return err
 	}
 	return usageError("unknown service action %q: install, uninstall or status", words[0])
 }
