@@ -19,7 +19,7 @@ type ApplyReport struct {
 	// tombstones deleted here (the messages of those sessions included).
 	ForgottenSessions int `json:"forgotten_sessions"`
 	ForgottenMessages int `json:"forgotten_messages"`
-	Tombstones int     `json:"tombstones"`  // tombstones in the batch
+	Tombstones        int `json:"tombstones"` // tombstones in the batch
 }
 
 // applyChunk is how many messages one transaction of ApplyBatch writes:
