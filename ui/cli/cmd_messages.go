@@ -54,7 +54,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	f := store.SearchFilter{Roles: splitList(*role), ExcludeSources: splitList(*exclude), Sources: splitList(*source),
+	f := store.SearchFilter{Roles: splitList(*role), ShownRoles: true, ExcludeSources: splitList(*exclude), Sources: splitList(*source),
 		Machines: splitList(*machine), Limit: *limit, Offset: *offset}
 	if *newest {
 		f.Phase = store.PhaseFirst
