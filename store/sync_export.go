@@ -3,6 +3,7 @@ package store
 import (
 	"context"
 	"fmt"
+	"strconv"
 	"strings"
 	"time"
 )
@@ -208,6 +209,11 @@ func (e *exporter) session(id string, upTo int64) error {
 	}
 	for _, m := range msgs {
 		key := keys[m.ID]
+		if key == "" {
+			if key, err = e.textKey(id, m); err != nil {
+				return err
+			}
+		}
 		if m.DisplayKind == DisplayKindEarlier {
 			// A rewrite: the live message (its id is older than the
 			// range) goes first, with the text it has now.
@@ -223,6 +229,21 @@ func (e *exporter) session(id string, upTo int64) error {
 		}
 	}
 	return nil
+}
+
+// textKey is the key of a message without a source key: a hash of what it
+// says (syncKey), and, for the second and later of identical messages in
+// the session (same role, text and time), how many came before it, so that
+// none is taken for another.
+func (e *exporter) textKey(sid string, m Message) (string, error) {
+	key := syncKey(&m)
+	ts := toEpoch(m.Timestamp)
+	n, _, err := e.c.scalarInt(`SELECT count(*) FROM messages WHERE session_id = ? AND timestamp BETWEEN ? AND ? AND id < ? AND role = ?
+		AND COALESCE(content, '') = ? AND COALESCE(tool_call_id, '') = ?`, sid, ts-1e-6, ts+1e-6, m.ID, m.Role, m.Content, m.ToolCallID)
+	if err != nil || n == 0 {
+		return key, err
+	}
+	return key + ":" + strconv.FormatInt(n, 10), nil
 }
 
 func (e *exporter) liveSibling(id int64, key string) error {

@@ -124,11 +124,13 @@ func TestSyncBothWays(t *testing.T) {
 	write(t, a, store.Session{ID: "s1", Source: "claude-code", Title: "on a", Cwd: "/src/a", StartedAt: t0},
 		msg("user", "docker network on a", 0, "k1"), msg("assistant", "use a bridge", 1, "k2"))
 	write(t, a, store.Session{ID: "u1", Source: "aider", StartedAt: t0}, msg("user", "no key here", 2, ""))
+	// Two identical messages without keys (same role, text and time) are two.
+	write(t, a, store.Session{ID: "u2", Source: "aider", StartedAt: t0}, msg("user", "again", 3, ""), msg("user", "again", 3, ""))
 	// b has a session of its own with the same id and source: another
 	// machine's, so another session.
 	write(t, b, store.Session{ID: "s1", Source: "claude-code", Title: "on b", StartedAt: t0}, msg("user", "b's own s1", 0, "k1"))
 
-	if rep := sync(t, a, b); rep.Messages != 3 || rep.Sessions != 2 || !rep.NewMachine {
+	if rep := sync(t, a, b); rep.Messages != 5 || rep.Sessions != 3 || !rep.NewMachine {
 		t.Errorf("first pull: %+v", rep)
 	}
 	if rep := sync(t, a, b); rep.Messages != 0 || rep.Sessions != 0 {
@@ -143,11 +145,12 @@ func TestSyncBothWays(t *testing.T) {
 		"claude-code s1 @":         "b's own s1",
 		"claude-code s1 @" + ma.ID: "docker network on a,use a bridge",
 		"aider u1 @" + ma.ID:       "no key here",
+		"aider u2 @" + ma.ID:       "again,again",
 	}
 	if got := texts(t, b); !same(got, wantB) {
 		t.Errorf("b = %v, want %v", got, wantB)
 	}
-	if got := texts(t, a); got["claude-code s1 @"+mb.ID] != "b's own s1" || got["claude-code s1 @"] != "docker network on a,use a bridge" || len(got) != 3 {
+	if got := texts(t, a); got["claude-code s1 @"+mb.ID] != "b's own s1" || got["claude-code s1 @"] != "docker network on a,use a bridge" || len(got) != 4 {
 		t.Errorf("a = %v", got)
 	}
 	// New messages travel alone, to the right session.
@@ -168,7 +171,7 @@ func TestSyncBothWays(t *testing.T) {
 	c := open(t, "c")
 	sync(t, b, c)
 	sync(t, a, c)
-	if got := texts(t, c); len(got) != 3 || got["claude-code s1 @"+ma.ID] != "docker network on a,use a bridge,and podman?" {
+	if got := texts(t, c); len(got) != 4 || got["claude-code s1 @"+ma.ID] != "docker network on a,use a bridge,and podman?" {
 		t.Errorf("c = %v", got)
 	}
 }
