@@ -193,9 +193,19 @@ func (a *Applier) applyGroup(tx *Tx, g syncGroup, rep *ApplyReport) error {
 			return err
 		}
 	}
+	// A session with no message here yet (the usual case of a first pull)
+	// has nothing to compare with: every message is new.
+	_, had, err := tx.c.scalarInt("SELECT 1 FROM messages WHERE session_id = ? LIMIT 1", stored)
+	if err != nil {
+		return err
+	}
 	var fresh []Message
 	for _, sm := range g.msgs {
 		m := sm.message(stored)
+		if !had {
+			fresh = append(fresh, m)
+			continue
+		}
 		before := tx.rewritten
 		kept, err := tx.refreshKeyed(stored, &m)
 		if err != nil {
