@@ -293,7 +293,9 @@ wait $pid
 		}
 		res := decodeJSON[syncJSON](t, string(out))
 		r := res.Results[0]
-		localRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss
+		ru := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		localRSS := ru.Maxrss
+		cpu := time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 		remoteRSS := int64(0)
 		if b, err := os.ReadFile(hwm); err == nil {
 			for _, l := range strings.Split(string(b), "\n") {
@@ -304,10 +306,11 @@ wait $pid
 				}
 			}
 		}
-		t.Logf("| %s | %d | %.2f s | %.0f msg/s | %.1f MB | %.0f MB | %.0f MB |", label, r.Report.Messages, el.Seconds(),
-			float64(r.Report.Messages)/el.Seconds(), float64(r.Bytes)/1e6, float64(localRSS)/1024, float64(remoteRSS)/1024)
+		t.Logf("| %s | %d | %.2f s | %.2f s | %.0f msg/s | %s | %.0f MB | %.0f MB |", label, r.Report.Messages, el.Seconds(), cpu.Seconds(),
+			float64(r.Report.Messages)/el.Seconds(), humanBytes(r.Bytes), float64(localRSS)/1024, float64(remoteRSS)/1024)
 	}
-	t.Logf("| run | messages | wall | rate | bytes sent | peak RSS here | peak RSS remote |")
+	t.Logf("| run | messages | wall | CPU here | messages/s (wall) | bytes sent | peak RSS here | peak RSS remote |")
+	t.Logf("|---|---|---|---|---|---|---|---|")
 	run("first pull")
 	run("nothing new")
 	f := filepath.Join(t.TempDir(), "one.jsonl")
