@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // The user service that runs `recall watch`, so that transcripts are
@@ -121,6 +122,9 @@ func runService(env *Env, c *Command, args []string) error {
 	}
 	if len(words) != 1 {
 		return usageError("say install, uninstall or status")
+	}
+	if *withSync && *every < time.Minute {
+		return usageError("--every must be at least 1m, got %s", *every)
 	}
 	path, err := serviceFile()
 	if err != nil {

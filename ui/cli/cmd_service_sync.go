@@ -78,9 +78,6 @@ WantedBy=timers.target
 // syncTimerInstall writes the timer beside the watch service's file path
 // and starts it.
 func syncTimerInstall(env *Env, path string, every time.Duration) error {
-	if every < time.Minute {
-		return usageError("--every must be at least 1m, got %s", every)
-	}
 	exe, err := os.Executable()
 	if err != nil {
 		return fmt.Errorf("find recall's own path: %w", err)
