@@ -62,9 +62,13 @@ func (r *Result) done(start time.Time, err error) Result {
 	return *r
 }
 
-// temp makes a file for a batch in transit.
-func (s *Syncer) temp() (*os.File, error) {
-	return os.CreateTemp(s.TempDir, "recall-batch-*.zst")
+// temp makes a file for a batch in transit, and what removes it.
+func (s *Syncer) temp() (*os.File, func(), error) {
+	f, err := os.CreateTemp(s.TempDir, "recall-batch-*.zst")
+	if err != nil {
+		return nil, nil, err
+	}
+	return f, func() { f.Close(); os.Remove(f.Name()) }, nil
 }
 
 // Pull brings from host what it has that this database lacks.
@@ -88,12 +92,11 @@ func (s *Syncer) pull(ctx context.Context, host string, r *Result, retry bool) e
 			return err
 		}
 	}
-	f, err := s.temp()
+	f, done, err := s.temp()
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
+	defer done()
 	args := []string{"export", "--batch", "--after-id", strconv.FormatInt(have.MessageID, 10),
 		"--tombstones-after", strconv.FormatFloat(have.TombstoneAt, 'f', -1, 64), "--exclude-machine", me.ID,
 		"--batch-format", strconv.Itoa(batch.Version), "-o", "-"}
@@ -201,12 +204,11 @@ func (s *Syncer) push(ctx context.Context, host string, r *Result) error {
 	if err := s.st.Write(ctx, func(tx *store.Tx) error { return tx.NoteMachine(r.Machine) }); err != nil {
 		return err
 	}
-	f, err := s.temp()
+	f, done, err := s.temp()
 	if err != nil {
 		return err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
+	defer done()
 	if _, err := s.WriteBatch(ctx, f, ExportOptions{After: state.Watermark, Exclude: state.Machine.ID}); err != nil {
 		return err
 	}
@@ -269,12 +271,11 @@ func (s *Syncer) WriteBatch(ctx context.Context, w io.Writer, o ExportOptions) (
 // ApplyStream reads a batch from r (a file, or standard input), keeps it in
 // a temporary file until it is read whole and checked, then applies it.
 func (s *Syncer) ApplyStream(ctx context.Context, r io.Reader) (batch.Header, store.ApplyReport, error) {
-	f, err := s.temp()
+	f, done, err := s.temp()
 	if err != nil {
 		return batch.Header{}, store.ApplyReport{}, err
 	}
-	defer os.Remove(f.Name())
-	defer f.Close()
+	defer done()
 	if _, err := io.Copy(f, r); err != nil {
 		return batch.Header{}, store.ApplyReport{}, fmt.Errorf("read the batch: %w", err)
 	}

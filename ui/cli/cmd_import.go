@@ -196,14 +196,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		return nil
 	}
 
-	st, err := env.Open(store.Options{Create: true})
+	st, err := env.openWritable("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnly() {
-		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
-	}
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)

@@ -150,14 +150,7 @@ func runService(env *Env, c *Command, args []string) error {
 }
 
 func serviceInstall(env *Env, path string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find recall's own path: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	db, err := filepath.Abs(env.DBPath)
+	exe, db, err := serviceTarget(env)
 	if err != nil {
 		return err
 	}

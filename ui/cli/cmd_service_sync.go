@@ -78,14 +78,7 @@ WantedBy=timers.target
 // syncTimerInstall writes the timer beside the watch service's file path
 // and starts it.
 func syncTimerInstall(env *Env, path string, every time.Duration) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find recall's own path: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	db, err := filepath.Abs(env.DBPath)
+	exe, db, err := serviceTarget(env)
 	if err != nil {
 		return err
 	}
@@ -156,4 +149,17 @@ func syncTimerStatus(env *Env, path string) {
 		return
 	}
 	fmt.Fprintf(env.Stdout, "sync timer active: %s\n", yesNo(serviceCommand("systemctl", "--user", "is-active", "--quiet", syncTimer) == nil))
+}
+
+// serviceTarget is what a service runs: recall's own resolved path, and the
+// database's absolute path.
+func serviceTarget(env *Env) (exe, db string, err error) {
+	if exe, err = os.Executable(); err != nil {
+		return "", "", fmt.Errorf("find recall's own path: %w", err)
+	}
+	if r, err := filepath.EvalSymlinks(exe); err == nil {
+		exe = r
+	}
+	db, err = filepath.Abs(env.DBPath)
+	return exe, db, err
 }

@@ -47,14 +47,11 @@ func runSync(env *Env, c *Command, args []string) error {
 			return usageError("%q is not a host", h)
 		}
 	}
-	st, err := env.Open(store.Options{Create: true})
+	st, err := env.openWritable("sync")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnly() {
-		return errors.New("the database is read-only (a Hermes database or a newer schema): sync into a recall database with --db")
-	}
 	s := syncer.New(st, cfg, syncer.SSHCommand(os.Getenv))
 	var results []syncer.Result
 	var lastErr error
@@ -185,14 +182,11 @@ func importBatch(env *Env, paths []string, asJSON bool) error {
 	if len(paths) != 1 {
 		return usageError("batch needs one FILE (or - for standard input)")
 	}
-	st, err := env.Open(store.Options{Create: true})
+	st, err := env.openWritable("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnly() {
-		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
-	}
 	cfg, err := syncer.LoadConfig(os.Getenv)
 	if err != nil {
 		return err
@@ -330,4 +324,19 @@ func forgotten(rep store.ApplyReport) string {
 		return fmt.Sprintf("forgot %s as the other machine did", plural(rep.ForgottenMessages, "message", "messages"))
 	}
 	return ""
+}
+
+// openWritable opens (creating) the database for a command that writes
+// into it; one open read-only (a Hermes database, a newer schema) is
+// refused in one line saying what to do.
+func (env *Env) openWritable(verb string) (*store.Store, error) {
+	st, err := env.Open(store.Options{Create: true})
+	if err != nil {
+		return nil, err
+	}
+	if st.ReadOnly() {
+		st.Close()
+		return nil, fmt.Errorf("the database is read-only (a Hermes database or a newer schema); %s into a recall database with --db", verb)
+	}
+	return st, nil
 }
