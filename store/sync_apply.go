@@ -266,9 +266,15 @@ func (a *Applier) applyTombstones() error {
 			}
 			for _, sid := range ids {
 				if t.Key == "" {
-					sessions = append(sessions, sid)
 					if err := tx.tomb(sid); err != nil {
 						return err
+					}
+					// Only what is here is forgotten (again): Forget
+					// renews a tombstone's time, which would send it back.
+					if _, here, err := tx.c.scalarInt("SELECT 1 FROM sessions WHERE id = ?", sid); err != nil {
+						return err
+					} else if here {
+						sessions = append(sessions, sid)
 					}
 					continue
 				}
@@ -325,9 +331,11 @@ func (tx *Tx) tombstoneSessions(machine, source, id string) ([]string, error) {
 	return out, err
 }
 
-// tomb writes the tombstone key now, as Forget does.
+// tomb writes the tombstone key now, as Forget does, unless it is kept
+// already: a tombstone that comes back from a machine it went to keeps its
+// time, and so is not sent out again (no ping-pong between two machines).
 func (tx *Tx) tomb(key string) error {
-	return tx.c.run("INSERT OR REPLACE INTO recall_forgotten(key, forgotten_at) VALUES (?, ?)", key, toEpoch(now()))
+	return tx.c.run("INSERT OR IGNORE INTO recall_forgotten(key, forgotten_at) VALUES (?, ?)", key, toEpoch(now()))
 }
 
 // messagesByKey finds the messages of session sid a message tombstone's
