@@ -20,6 +20,8 @@ require (
 	github.com/ncruces/go-sqlite3 v0.32.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/tetratelabs/wazero v1.11.0
+	// HTML of Takeout's Gemini Apps answers (store/importer/geminiapps).
+	golang.org/x/net v0.49.0
 	golang.org/x/sys v0.41.0
 	golang.org/x/term v0.40.0
 )
@@ -110,7 +112,6 @@ require (
 	go4.org v0.0.0-20230225012048-214862532bf5 // indirect
 	golang.org/x/crypto v0.48.0 // indirect
 	golang.org/x/exp v0.0.0-20250218142911-aa4b98e5adaa // indirect
-	golang.org/x/net v0.49.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
 	golang.org/x/text v0.34.0 // indirect

@@ -82,7 +82,7 @@ func isClaude(source string) bool { return source == "claude-code" || source == 
 // subAgentParents are the sources whose sub-agent runs recall imports as
 // child sessions (marked _delegate_from) under ids the agent does not know,
 // by the agent's name.
-var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline"}
+var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline", "codebuddy": "CodeBuddy Code"}
 
 // isQwen: Qwen Code, like Claude Code, keeps sessions in a folder named
 // after the directory they ran in (projects/<sanitized cwd>/chats).

@@ -51,7 +51,7 @@ func TestCompletions(t *testing.T) {
 		{words: []string{"--db", db, "export", "codex-"}, exactly: []string{idCodexGone}},
 		{words: []string{"show", idPlain, ""}, wantNoWord: true}, // one id only
 		{words: []string{"import", ""}, want: []string{"all", "claude", "claude-code", "codex", "gemini", "gemini-cli", "hermes", "jsonl"}},
-		{words: []string{"import", "cod"}, exactly: []string{"codex"}},
+		{words: []string{"import", "codeb"}, exactly: []string{"codebuddy"}},
 		{words: []string{"watch", "h"}, exactly: []string{"hermes"}},
 		{words: []string{"completion", ""}, exactly: []string{"bash", "zsh", "fish"}},
 		{words: []string{"help", "ex"}, exactly: []string{"export"}},
