@@ -37,6 +37,7 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		if msgs[i].SessionID == "" {
 			return inserted, errors.New("insert message: empty session id")
 		}
+		tx.redactIncoming(&msgs[i]) // redact_at_import: secrets never stored
 		sid, err := tx.resolveMessage(&msgs[i])
 		if err != nil {
 			return inserted, fmt.Errorf("insert message: %w", err)
@@ -66,6 +67,7 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 		if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", key); err != nil {
 			return false, err
 		} else if dup {
+			tx.follows(sid, cleanContent(m.Content))
 			return false, nil
 		}
 	}
@@ -76,9 +78,12 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 	content := cleanContent(m.Content)
 	stored := *m
 	stored.SessionID = sid
-	if gone, err := tx.messageForgotten(&stored, content); err != nil {
+	gone, err := tx.messageForgotten(&stored, content)
+	tx.follows(sid, content)
+	if err != nil {
 		return false, err
 	} else if gone { // `recall forget` deleted it: an import must not bring it back
+		tx.droppedForgotten(sid)
 		return false, nil
 	}
 	args := []any{sid, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),

@@ -90,11 +90,15 @@ func (tx *Tx) upsertSession(sess Session) (string, error) {
 		return stored, err // forgotten: an import must not bring it back
 	}
 	sess.ID = stored
+	tx.redactSession(&sess)
 	if sess.StartedAt.IsZero() {
 		sess.StartedAt = now()
 	}
-	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	title, err := tx.keptTitle(sanitizeTitle(sess.Title))
 	if err != nil {
+		return "", err
+	}
+	if title, err = tx.freeTitle(sess.ID, title); err != nil {
 		return "", err
 	}
 	if sess.ParentID, err = tx.parentOrPending(stored, sess); err != nil {
@@ -142,7 +146,11 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	if gone, err := tx.sessionForgotten(stored); err != nil || gone {
 		return err
 	}
-	base := sanitizeTitle(sess.Title)
+	tx.redactSession(&sess)
+	base, err := tx.keptTitle(sanitizeTitle(sess.Title))
+	if err != nil {
+		return err
+	}
 	title, displaced, err := tx.titleByTime(stored, base, sess.StartedAt)
 	if err != nil {
 		return err
@@ -329,8 +337,8 @@ func sanitizeTitle(t string) string {
 		}
 	}
 	t = strings.Join(strings.Fields(b.String()), " ")
-	if r := []rune(t); len(r) > 100 {
-		t = strings.TrimSpace(string(r[:100]))
+	if r := []rune(t); len(r) > TitleMaxChars {
+		t = strings.TrimSpace(string(r[:TitleMaxChars]))
 	}
 	return t
 }
@@ -573,7 +581,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 		return c.query(q, args, func(st stmtRow) error {
 			out = append(out, SessionSummary{
 				Session:    scanSession(st, 0),
-				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), 60),
+				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), PreviewChars),
 				LastActive: fromEpoch(st.ColumnFloat(sessionColumns + 1)),
 			})
 			return nil

@@ -71,6 +71,8 @@ type Store struct {
 	// deferTrigram: bulk inserts leave the trigram index to a later pass
 	// (SetDeferTrigram, deferred_trigram.go).
 	deferTrigram atomic.Bool
+	// redactor rewrites text before it is stored (SetRedactor, redact.go).
+	redactor atomic.Pointer[TextRedactor]
 	// lenCaches: per FTS table, its rows' token counts (*docLens,
 	// fullrank_table.go), filled by the first full ranking.
 	lenCaches sync.Map

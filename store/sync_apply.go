@@ -296,7 +296,7 @@ func (a *Applier) applyTombstones() error {
 	if len(sessions) == 0 && len(messages) == 0 {
 		return nil
 	}
-	res, err := a.s.Forget(a.ctx, sessions, messages)
+	res, err := a.s.Forget(a.ctx, sessions, messages, ForgetOptions{})
 	a.rep.ForgottenSessions += res.Sessions
 	a.rep.ForgottenMessages += res.Messages
 	return err

@@ -22,9 +22,9 @@ type ExportOptions struct {
 	// which it has already (their tombstones are not: a forget of its
 	// session here must reach it).
 	Exclude string
-	// Redact, when set, is applied to every text before it is written
+	// Redact, when set, rewrites every text before it is written
 	// (redact_at_import: nothing unredacted leaves the machine).
-	Redact func(string) string
+	Redact TextRedactor
 }
 
 // ExportInfo is what an export covers, known before its first record.
@@ -78,7 +78,14 @@ func (e *exporter) redact(t string) string {
 	if e.o.Redact == nil || t == "" {
 		return t
 	}
-	return e.o.Redact(t)
+	return e.o.Redact.Text(t)
+}
+
+func (e *exporter) redactJSON(t string) string {
+	if e.o.Redact == nil || t == "" {
+		return t
+	}
+	return e.o.Redact.JSON(t)
 }
 
 func (e *exporter) run(info *ExportInfo) error {
@@ -160,8 +167,8 @@ func (e *exporter) session(id string, upTo int64) error {
 	}); err != nil || !found {
 		return err
 	}
-	rec := SyncSession{Machine: ident.machine, Source: sess.Source, ID: sess.NativeID, Model: sess.Model, ModelConfig: sess.ModelConfig,
-		Title: e.redact(sess.Title), StartedAt: toEpoch(sess.StartedAt), EndedAt: toEpoch(sess.EndedAt), EndReason: sess.EndReason,
+	rec := SyncSession{Machine: ident.machine, Source: sess.Source, ID: sess.NativeID, Model: sess.Model, ModelConfig: e.redactJSON(sess.ModelConfig),
+		Title: e.redact(sess.Title), StartedAt: toEpoch(sess.StartedAt), EndedAt: toEpoch(sess.EndedAt), EndReason: e.redact(sess.EndReason),
 		Input: sess.InputTokens, Output: sess.OutputTokens, CacheRead: sess.CacheReadTokens, CacheWrite: sess.CacheWriteTokens,
 		Reasoning: sess.ReasoningTokens, CostUSD: sess.EstimatedCostUSD, ActualUSD: sess.ActualCostUSD, Cwd: sess.Cwd,
 		GitBranch: sess.GitBranch, Archived: sess.Archived}
@@ -262,7 +269,7 @@ func (e *exporter) message(m Message, key string) error {
 	if key == "" {
 		key = syncKey(&m)
 	}
-	m.Content, m.Reasoning, m.ToolCalls = e.redact(m.Content), e.redact(m.Reasoning), e.redact(m.ToolCalls)
+	m.Content, m.Reasoning, m.ToolCalls = e.redact(m.Content), e.redact(m.Reasoning), e.redactJSON(m.ToolCalls)
 	return e.sink.Message(toSyncMessage(m, key))
 }
 

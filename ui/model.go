@@ -138,7 +138,7 @@ type Model struct {
 func New(ctx context.Context, backend Backend, opts Options) *Model {
 	// The secret rules take ~25 ms to compile: do it while the first
 	// screen is drawn, not when the first transcript opens.
-	go func() { _, _ = secrets.New() }()
+	secrets.Preload()
 	if opts.SummarizeTop <= 0 {
 		opts.SummarizeTop = 3
 	}

@@ -23,8 +23,7 @@ import (
 
 // Config is what config.json says about sync:
 //
-//	{"sync": {"hosts": ["devbox", "laptop"], "remote_command": "~/go/bin/recall"},
-//	 "redact_at_import": true}
+//	{"sync": {"hosts": ["devbox", "laptop"], "remote_command": "~/go/bin/recall"}}
 type Config struct {
 	// Hosts are synced by `recall sync` without arguments (and its timer).
 	Hosts []string
@@ -32,7 +31,8 @@ type Config struct {
 	// non-interactive ssh command).
 	RemoteCommand string
 	// RedactAtImport: every text is redacted before it leaves this machine
-	// (the key recall/secrets' import redaction reads too).
+	// (config.json's "redact_at_import", which the caller reads with the
+	// rest of recall's redaction settings).
 	RedactAtImport bool
 }
 
@@ -41,7 +41,6 @@ type fileConfig struct {
 		Hosts         []string `json:"hosts"`
 		RemoteCommand string   `json:"remote_command"`
 	} `json:"sync"`
-	RedactAtImport bool `json:"redact_at_import"`
 }
 
 // LoadConfig reads config.json (llm.ConfigPath); a missing file is the
@@ -71,7 +70,6 @@ func LoadConfig(getenv func(string) string) (Config, error) {
 	if r := strings.TrimSpace(fc.Sync.RemoteCommand); r != "" {
 		c.RemoteCommand = r
 	}
-	c.RedactAtImport = fc.RedactAtImport
 	return c, nil
 }
 

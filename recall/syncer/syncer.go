@@ -256,11 +256,8 @@ func (s *Syncer) WriteBatch(ctx context.Context, w io.Writer, o ExportOptions) (
 	eo := store.ExportOptions{AfterID: o.After.MessageID, TombstonesAfter: o.After.TombstoneAt, Since: o.Since, Exclude: o.Exclude}
 	bw.AfterID, bw.TombstonesAfter, bw.Since, bw.Exclude = o.After.MessageID, o.After.TombstoneAt, o.Since, o.Exclude
 	if s.cfg.RedactAtImport {
-		r, err := secrets.New()
-		if err != nil {
-			return batch.Header{}, err
-		}
-		eo.Redact, bw.Redacted = r.String, true
+		// recall/secrets' one redactor, as for what this machine stores.
+		eo.Redact, bw.Redacted = secrets.AtRest{}, true
 	}
 	if _, err := s.st.ExportBatch(ctx, eo, bw); err != nil {
 		return batch.Header{}, err

@@ -206,10 +206,10 @@ func TestSyncForgetTravels(t *testing.T) {
 			msgID = m.ID
 		}
 	}
-	if _, err := b.Forget(ctx, nil, []int64{msgID}); err != nil {
+	if _, err := b.Forget(ctx, nil, []int64{msgID}, store.ForgetOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := a.Forget(ctx, []string{"gone"}, nil); err != nil {
+	if _, err := a.Forget(ctx, []string{"gone"}, nil, store.ForgetOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if rep := sync(t, a, b); rep.ForgottenSessions != 1 || rep.ForgottenMessages != 1 {

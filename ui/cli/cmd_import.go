@@ -203,6 +203,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)

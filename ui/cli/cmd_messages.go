@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
@@ -35,6 +36,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 	offset := fs.Int("offset", 0, "skip this many hits")
 	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
 	asJSON := fs.Bool("json", false, "print JSON")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords in snippets and titles (by default each is replaced by [REDACTED:rule])")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -59,7 +61,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 	if *newest {
 		f.Phase = store.PhaseFirst
 	}
-	res, err := st.SearchMessages(env.Ctx, query, f)
+	res, err := secrets.ReaderFor(st, *showSecrets).SearchMessages(env.Ctx, query, f)
 	if err != nil {
 		return err
 	}

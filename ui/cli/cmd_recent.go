@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/recall-dev/recall/store"
@@ -23,6 +24,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 	machine := fs.String("machine", "", "only sessions from these `M,..` machines (a synced host's name; local for this machine's)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	here := fs.Bool("here", false, "only sessions run in this repository (or directory)")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords in titles and previews (by default each is replaced by [REDACTED:rule])")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -37,7 +39,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Machines: splitList(*machine), Cwd: hereDir(*here)})
+	rows, err := secrets.ReaderFor(st, *showSecrets).RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Machines: splitList(*machine), Cwd: hereDir(*here)})
 	if err != nil {
 		return err
 	}

@@ -31,7 +31,7 @@ func runSync(env *Env, c *Command, args []string) error {
 	if *stateFor != "" {
 		return syncState(env, *stateFor, args)
 	}
-	cfg, err := syncer.LoadConfig(os.Getenv)
+	cfg, err := syncConfig()
 	if err != nil {
 		return err
 	}
@@ -52,6 +52,9 @@ func runSync(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
 	s := syncer.New(st, cfg, syncer.SSHCommand(os.Getenv))
 	var results []syncer.Result
 	var lastErr error
@@ -187,7 +190,10 @@ func importBatch(env *Env, paths []string, asJSON bool) error {
 		return err
 	}
 	defer st.Close()
-	cfg, err := syncer.LoadConfig(os.Getenv)
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
+	cfg, err := syncConfig()
 	if err != nil {
 		return err
 	}
@@ -275,7 +281,7 @@ func exportBatch(env *Env, o batchFlags, out string) error {
 		return err
 	}
 	defer st.Close()
-	cfg, err := syncer.LoadConfig(os.Getenv)
+	cfg, err := syncConfig()
 	if err != nil {
 		return err
 	}
@@ -339,4 +345,15 @@ func (env *Env) openWritable(verb string) (*store.Store, error) {
 		return nil, fmt.Errorf("the database is read-only (a Hermes database or a newer schema); %s into a recall database with --db", verb)
 	}
 	return st, nil
+}
+
+// syncConfig is config.json's sync settings, with redact_at_import: what
+// this machine redacts before storing, it redacts before sending too.
+func syncConfig() (syncer.Config, error) {
+	cfg, err := syncer.LoadConfig(os.Getenv)
+	if err != nil {
+		return cfg, err
+	}
+	cfg.RedactAtImport, err = redactAtImport(os.Getenv)
+	return cfg, err
 }

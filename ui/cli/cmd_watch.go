@@ -83,6 +83,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 	if st.ReadOnly() {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); watch into a recall database with --db")
 	}
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}

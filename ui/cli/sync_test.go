@@ -283,6 +283,15 @@ func TestBatchFile(t *testing.T) {
 	if _, out, _ := runCLI(t, false, "--db", third, "messages", "--json", "fresh"); strings.Contains(out, "ghp_") || !strings.Contains(out, "[REDACTED:github-pat]") {
 		t.Errorf("redact_at_import: the token left the machine: %s", out)
 	}
+	// redact_at_import on the receiving machine: an unredacted batch is
+	// stored redacted there.
+	os.WriteFile(cfg, []byte(`{"redact_at_import": true}`), 0o600)
+	fifth := filepath.Join(t.TempDir(), "fifth.db")
+	runCLI(t, false, "--db", fifth, "import", "batch", file)
+	os.Remove(cfg)
+	if _, out, _ := runCLI(t, false, "--db", fifth, "messages", "--json", "--show-secrets", "fresh"); strings.Contains(out, "ghp_") || !strings.Contains(out, "[REDACTED:github-pat]") {
+		t.Errorf("redact_at_import here: the token was stored: %s", out)
+	}
 	// Cut short: rejected whole, nothing written.
 	raw, _ := os.ReadFile(file)
 	cut := filepath.Join(t.TempDir(), "cut.batch")
