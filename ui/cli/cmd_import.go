@@ -198,14 +198,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		return nil
 	}
 
-	st, err := env.openWritable("import")
+	st, err := env.openReceiving("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := applyRedactAtImport(st); err != nil {
-		return err
-	}
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)

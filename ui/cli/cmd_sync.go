@@ -47,14 +47,11 @@ func runSync(env *Env, c *Command, args []string) error {
 			return usageError("%q is not a host", h)
 		}
 	}
-	st, err := env.openWritable("sync")
+	st, err := env.openReceiving("sync")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := applyRedactAtImport(st); err != nil {
-		return err
-	}
 	s := syncer.New(st, cfg, syncer.SSHCommand(os.Getenv))
 	var results []syncer.Result
 	var lastErr error
@@ -185,14 +182,11 @@ func importBatch(env *Env, paths []string, asJSON bool) error {
 	if len(paths) != 1 {
 		return usageError("batch needs one FILE (or - for standard input)")
 	}
-	st, err := env.openWritable("import")
+	st, err := env.openReceiving("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if err := applyRedactAtImport(st); err != nil {
-		return err
-	}
 	cfg, err := syncConfig()
 	if err != nil {
 		return err
@@ -356,4 +350,18 @@ func syncConfig() (syncer.Config, error) {
 	}
 	cfg.RedactAtImport, err = redactAtImport(os.Getenv)
 	return cfg, err
+}
+
+// openReceiving is openWritable for a command that stores what comes in
+// (an import, a sync): with redact_at_import, redacted as it is stored.
+func (env *Env) openReceiving(verb string) (*store.Store, error) {
+	st, err := env.openWritable(verb)
+	if err != nil {
+		return nil, err
+	}
+	if err := applyRedactAtImport(st); err != nil {
+		st.Close()
+		return nil, err
+	}
+	return st, nil
 }
