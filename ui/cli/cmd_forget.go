@@ -89,7 +89,7 @@ func runForget(env *Env, c *Command, args []string) error {
 	}
 
 	if !*yes {
-		ok, err := confirm(env, "Forget "+what+"This deletes them from the database for good; a re-import will not bring them back. Forget? [y/N] ")
+		ok, err := confirm(env, "forget deletes for good", "Forget "+what+"This deletes them from the database for good; a re-import will not bring them back. Forget? [y/N] ")
 		if err != nil {
 			return err
 		}
@@ -118,10 +118,10 @@ func runForget(env *Env, c *Command, args []string) error {
 
 // confirm asks a y/N question on stderr and reads the answer from a
 // terminal on stdin; without a terminal it refuses, so a script must say --yes.
-func confirm(env *Env, question string) (bool, error) {
+func confirm(env *Env, what, question string) (bool, error) {
 	f, ok := env.Stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return false, usageError("forget deletes for good: confirm with --yes (stdin is not a terminal to ask on)")
+		return false, usageError("%s: confirm with --yes (stdin is not a terminal to ask on)", what)
 	}
 	fmt.Fprint(env.Stderr, question)
 	line, err := bufio.NewReader(f).ReadString('\n')

@@ -37,7 +37,7 @@ func runRedact(env *Env, c *Command, args []string) error {
 		return errors.New("the database is read-only (a Hermes database or a newer schema): recall never alters it; redaction still applies to everything recall shows")
 	}
 	if !*yes {
-		ok, err := confirm(env, "Rewrite every stored message and title of "+st.Path()+" with its API keys, tokens and passwords replaced by [REDACTED:rule]? This cannot be undone. [y/N] ")
+		ok, err := confirm(env, "redact rewrites the history for good", "Rewrite every stored message and title of "+st.Path()+" with its API keys, tokens and passwords replaced by [REDACTED:rule]? This cannot be undone. [y/N] ")
 		if err != nil {
 			return err
 		}
