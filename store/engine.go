@@ -32,6 +32,9 @@ func (c *conn) ScalarText(sql string, args ...any) (string, bool, error) {
 // Prepare returns a cached statement, reset, bindings cleared (engine.Conn).
 func (c *conn) Prepare(sql string) (*sqlite3.Stmt, error) { return c.prepare(sql) }
 
+// Snapshot runs fn inside one read transaction (engine.Conn).
+func (c *conn) Snapshot(fn func() error) error { return c.snapshot(fn) }
+
 // SQLite is the connection itself (engine.Conn).
 func (c *conn) SQLite() *sqlite3.Conn { return c.db }
 
@@ -43,6 +46,7 @@ func (l layout) engineLayout() engine.Layout {
 		UnindexedFrom: l.unindexedFrom, UnindexedTo: l.unindexedTo,
 		HasTitle: l.sessionCols["title"], TitleCol: l.sessionCol("title", "NULL"), CwdCol: l.sessionCol("cwd", "NULL"),
 		DisplayKindCol: l.messageCol("display_kind", "NULL"), Visible: l.visibleMessage(),
+		MachineClause: l.machineClause,
 	}
 	if l.hasTrigram && l.hasImportMeta {
 		el.TrigramFromKey, el.TrigramToKey = metaTrigramFrom, metaTrigramTo

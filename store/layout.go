@@ -25,6 +25,7 @@ type layout struct {
 	hasForgotten  bool // recall_forgotten (forget.go)
 	hasImportMeta bool // recall_import_files
 	hasIdentity   bool // recall_session_identity (identity.go)
+	hasSync       bool // recall_machines, recall_sync_peers (machine.go)
 
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
@@ -73,6 +74,7 @@ func detectLayout(c *conn) (layout, error) {
 	_, l.hasForgotten = tables["recall_forgotten"]
 	_, l.hasImportMeta = tables["recall_import_files"]
 	_, l.hasIdentity = tables["recall_session_identity"]
+	_, l.hasSync = tables["recall_machines"]
 	if _, ok := tables["state_meta"]; ok {
 		meta := map[string]string{}
 		err := c.query("SELECT key, COALESCE(value, '') FROM state_meta", nil, func(st stmtRow) error {

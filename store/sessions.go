@@ -36,10 +36,16 @@ func (l layout) sessionSelect() string {
 	} else {
 		cols = append(cols, "s.id", "''")
 	}
+	if l.hasSync {
+		cols = append(cols, `COALESCE((SELECT COALESCE(m.host, m.name) FROM recall_session_identity i JOIN recall_machines m ON m.id = i.machine
+			WHERE i.id = s.id AND i.machine <> ''), '')`)
+	} else {
+		cols = append(cols, "''")
+	}
 	return strings.Join(cols, ", ")
 }
 
-const sessionColumns = 23
+const sessionColumns = 24
 
 func scanSession(st stmtRow, at int) Session {
 	return Session{
@@ -51,7 +57,7 @@ func scanSession(st stmtRow, at int) Session {
 		CacheReadTokens: st.ColumnInt64(at + 13), CacheWriteTokens: st.ColumnInt64(at + 14),
 		ReasoningTokens: st.ColumnInt64(at + 15), EstimatedCostUSD: st.ColumnFloat(at + 16),
 		ActualCostUSD: st.ColumnFloat(at + 17), Cwd: st.ColumnText(at + 18), GitBranch: st.ColumnText(at + 19),
-		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22),
+		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22), Host: st.ColumnText(at + 23),
 	}
 }
 
@@ -446,6 +452,9 @@ func (s *Store) ambiguous(ctx context.Context, arg string, ids []string, more bo
 	for _, id := range ids {
 		name := clipID(id)
 		if sess, err := s.Session(ctx, id); err == nil {
+			if sess.Host != "" {
+				sess.Source += "@" + sess.Host
+			}
 			name += " (" + sess.Source + ")"
 		}
 		names = append(names, name)
@@ -512,6 +521,9 @@ type ListOptions struct {
 	// fork: a conversation of its own), as Hermes lists them.
 	IncludeChildren bool
 	Cwd             string // only sessions run in this directory or under it ("" all)
+	// Machines keeps only sessions from these machines (an id, name or ssh
+	// host; "local" for this machine's own), as Sources does for sources.
+	Machines []string
 }
 
 // RecentSessions lists sessions by last activity, newest first, with a preview of the first user
@@ -533,6 +545,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	where, args = sqlutil.InClause(where, args, "s.source IN", o.Sources)
 	where, args = sqlutil.InClause(where, args, "s.source NOT IN", o.ExcludeSources)
 	where, args = s.cwdClause(where, args, o.Cwd)
+	where, args = s.layout.machineClause(where, args, o.Machines)
 	if !o.Since.IsZero() {
 		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
 	}

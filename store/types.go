@@ -20,8 +20,13 @@ type Session struct {
 	// store ("" on a session an importer builds: its ID is that). A session
 	// read and written back keeps its identity by it.
 	NativeID string
-	// Machine is the machine the session came from ("" for this one).
-	Machine          string
+	// Machine is the id of the machine the session came from (recall
+	// sync; "" for this one), part of its identity.
+	Machine string
+	// Host names that machine as read from the store: the ssh host this
+	// database reaches it by, else the name it gave itself ("" for this
+	// machine's sessions).
+	Host             string
 	Model            string
 	ModelConfig      string // JSON text, Hermes lineage markers live here
 	Title            string

@@ -17,6 +17,10 @@ type Conn interface {
 	ScalarText(sql string, args ...any) (v string, ok bool, err error)
 	// Prepare returns a cached statement, reset and with its bindings cleared.
 	Prepare(sql string) (*sqlite3.Stmt, error)
+	// Snapshot runs fn inside one read transaction: every statement of a
+	// search sees the same state of the file, and the shared lock is taken
+	// once.
+	Snapshot(fn func() error) error
 	// SQLite is the connection itself.
 	SQLite() *sqlite3.Conn
 }

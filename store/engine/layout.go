@@ -38,6 +38,10 @@ type Layout struct {
 	// DisplayKindCompaction), which is shown as "system"; "" when the file
 	// has no display_kind column.
 	AgentWritten string
+	// MachineClause appends to where the condition that a session (alias
+	// s) came from one of machines (Filter.Machines): the store knows how
+	// sync records a session's machine. Nil adds nothing.
+	MachineClause func(where []string, args []any, machines []string) ([]string, []any)
 }
 
 // Columns are the column names a "col:" filter may name.

@@ -56,6 +56,7 @@ type Filter struct {
 	Roles             []string  // only these roles; empty means all
 	Sources           []string  // only these sources; empty means all
 	ExcludeSources    []string  // never these sources
+	Machines          []string  // only sessions from these machines (store.ListOptions.Machines)
 	ExcludeSessionIDs []string  // e.g. the current session
 	Since, Until      time.Time // zero means unbounded; compared with the message timestamp
 	Limit, Offset     int       // Limit 0 means 50

@@ -27,8 +27,16 @@ func runExport(env *Env, c *Command, args []string) error {
 	format := fs.String("format", "md", "md (markdown), json, or html (one self-contained page); the stored text byte for byte, secrets redacted, except markdown printed to a terminal, which is sanitised")
 	outPath := fs.String("o", "", "write to `FILE` (private: 0600, an existing file too) instead of stdout; - is stdout")
 	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords (by default each is replaced by [REDACTED:rule], as an export is for sharing)")
+	var bo batchFlags
+	bo.define(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if bo.batch {
+		if fs.NArg() > 0 {
+			return usageError("--batch exports the whole database (or --since TIME): it takes no SESSION_ID")
+		}
+		return exportBatch(env, bo, *outPath)
 	}
 	if fs.NArg() != 1 {
 		return usageError("one SESSION_ID is required (a unique prefix will do), got %d", fs.NArg())

@@ -161,6 +161,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		return usageError("a SOURCE is required (%s, or all)", knownSources())
 	}
 	name, paths := args[0], args[1:]
+	if name == "batch" {
+		return importBatch(env, paths, *asJSON)
+	}
 
 	var srcs []importer.Source
 	all := name == "all"
@@ -195,17 +198,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		return nil
 	}
 
-	st, err := env.Open(store.Options{Create: true})
+	st, err := env.openReceiving("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnly() {
-		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
-	}
-	if err := applyRedactAtImport(st); err != nil {
-		return err
-	}
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)

@@ -210,7 +210,8 @@ func sourceCandidates(withAll bool) []candidate {
 		}
 	}
 	if withAll {
-		out = append(out, candidate{"all", "every source found on this machine"})
+		out = append(out, candidate{"all", "every source found on this machine"},
+			candidate{"batch", "a sync batch file another machine's recall export --batch wrote"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].word < out[j].word })
 	return out

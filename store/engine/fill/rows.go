@@ -37,6 +37,9 @@ func Where(l engine.Layout, f engine.Filter) (string, []any) {
 	where, args = sqlutil.InClause(where, args, "s.source NOT IN", f.ExcludeSources)
 	where, args = sqlutil.InClause(where, args, "m.session_id NOT IN", f.ExcludeSessionIDs)
 	where, args = sqlutil.CwdClause(where, args, l.CwdCol, f.Cwd)
+	if l.MachineClause != nil {
+		where, args = l.MachineClause(where, args, f.Machines)
+	}
 	if !f.Since.IsZero() {
 		where, args = append(where, "m.timestamp >= ?"), append(args, f.Since)
 	}

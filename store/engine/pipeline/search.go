@@ -67,7 +67,7 @@ func (e *Engine) Search(ctx context.Context, raw string, f engine.Filter) (engin
 	if !q.Empty() {
 		outOfTime := false
 		err := e.db.Read(ctx, func(c engine.Conn) error {
-			return snapshot(c, func() error {
+			return c.Snapshot(func() error {
 				// The budget starts once a connection is in hand: waiting for
 				// the pool, or opening a reader on a busy machine, is not the
 				// query's cost.
@@ -255,26 +255,4 @@ func (e *Engine) rankBroad(c engine.Conn, q query.Parsed, f engine.Filter, p pla
 		res.Hits = append(res.Hits, h)
 	}
 	return res, nil
-}
-
-// snapshot runs fn inside one read transaction: every statement of a
-// search sees the same state of the file, and the shared lock is taken
-// once (full ranking reads an index page per statement; each statement in
-// autocommit mode took and released the lock, two fcntl calls each, which
-// was a fifth of a common word's time). The transaction ends even when fn
-// was interrupted.
-func snapshot(c engine.Conn, fn func() error) error {
-	db := c.SQLite()
-	if db.GetAutocommit() {
-		if err := db.Exec("BEGIN"); err == nil {
-			defer func() {
-				prev := db.SetInterrupt(context.Background())
-				if db.Exec("COMMIT") != nil {
-					db.Exec("ROLLBACK")
-				}
-				db.SetInterrupt(prev)
-			}()
-		}
-	}
-	return fn()
 }
