@@ -20,20 +20,16 @@ import (
 )
 
 // refKey is the reference's session order, as the ranking's (collect.Key)
-// is specified: in the date's range, one message with every word, score,
-// newest.
+// is specified: in the date's range, score, newest.
 type refKey struct {
-	inRange, allRow bool
-	score           float64
-	newest          int64
+	inRange bool
+	score   float64
+	newest  int64
 }
 
 func (a refKey) cmp(b refKey) int {
 	if a.inRange != b.inRange {
 		return collect.BoolDesc(a.inRange, b.inRange)
-	}
-	if a.allRow != b.allRow {
-		return collect.BoolDesc(a.allRow, b.allRow)
 	}
 	if c := collect.CmpFloatDesc(a.score, b.score); c != 0 {
 		return c
@@ -56,7 +52,6 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 		t.Fatalf("%q is not a plain query", raw)
 	}
 	n := len(pq.Words)
-	full := uint64(1)<<n - 1
 	var out []string
 	err := st.read(context.Background(), func(c *conn) error {
 		// Index statistics: its rows and their mean length.
@@ -176,6 +171,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			se.mask = se.tmask
 			se.key.inRange = !pq.Date.Zero() && pq.Date.Contains(fromEpoch(se.started))
 			var values []float64
+			fullest := 0.0 // the idf of the words of its fullest message, title included
 			for _, m := range se.msgs {
 				v := m.value
 				if m.id == se.first {
@@ -183,7 +179,13 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 				}
 				values = append(values, v)
 				se.mask |= m.mask
-				se.key.allRow = se.key.allRow || m.mask|se.tmask == full
+				var w float64
+				for i := 0; i < n; i++ {
+					if (m.mask|se.tmask)&(1<<i) != 0 {
+						w += idf[i]
+					}
+				}
+				fullest = max(fullest, w)
 				se.key.inRange = se.key.inRange || pq.Date.Contains(m.at)
 				se.key.newest = max(se.key.newest, m.id)
 				args := append([]any{m.id}, fargs...)
@@ -196,6 +198,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			for k, v := range values[:min(len(values), score.MaxSessionRows)] {
 				se.key.score += v / float64(k+1)
 			}
+			se.key.score += score.FullestWeight * fullest
 			for i := 0; i < n; i++ {
 				if se.tmask&(1<<i) != 0 {
 					se.key.score += score.TitleWeight * idf[i]

@@ -17,7 +17,7 @@ type Loose struct {
 	Rows    []int  // indexes into the candidates, best first
 	Mask    uint64 // the words it holds, title included
 	tmask   uint64 // the words in the title
-	allRow  bool   // one row (with the title) holds every word
+	fullest uint64 // the words of its fullest row, title included
 	inRange bool
 	score   float64
 	base    float64 // its title's weight, before its rows count
@@ -31,11 +31,10 @@ type Bounded struct {
 }
 
 // GatherBounded gathers the scored candidates per session and orders the
-// sessions: the coverage of distinct query words (weighted by rarity, the
-// title counting) dominates, then the rows' scores with diminishing
-// weights (1, 1/2, ... 1/5); a session with a row (with the title) holding
-// every word comes first, and with a date (date) sessions of that time
-// before those. rowMask holds the words of each candidate; wm tells the
+// sessions by score's session score: the title's words, the distinct
+// words and those of the fullest row (weighted by rarity), and the rows'
+// scores with diminishing weights (1, 1/2, ... 1/5); with a date (date),
+// sessions of that time first. rowMask holds the words of each candidate; wm tells the
 // words of a title.
 func GatherBounded(cands []score.Candidate, rowMask []uint64, wm score.Matcher, idf []float64, date query.DateRange) *Bounded {
 	n := len(idf)
@@ -59,7 +58,9 @@ func GatherBounded(cands []score.Candidate, rowMask []uint64, wm score.Matcher, 
 		}
 		se.Rows = append(se.Rows, i)
 		se.Mask |= rowMask[i]
-		se.allRow = se.allRow || rowMask[i]|se.tmask == 1<<n-1
+		if mm := rowMask[i] | se.tmask; weigh(idf, mm) > weigh(idf, se.fullest) {
+			se.fullest = mm
+		}
 		se.inRange = se.inRange || date.Contains(h.Timestamp)
 	}
 	for _, se := range b.List {
@@ -77,24 +78,21 @@ func (b *Bounded) score(se *Loose, first int64) {
 	slices.SortFunc(se.Rows, func(x, y int) int {
 		return CmpFloatDesc(score.RowScore(cands[x], first), score.RowScore(cands[y], first))
 	})
-	sc, cov := 0.0, 0.0
+	sc := 0.0
 	for k, r := range se.Rows[:min(len(se.Rows), score.MaxSessionRows)] {
 		sc += score.RowScore(cands[r], first) / float64(k+1)
 	}
-	for j := 0; j < len(b.idf); j++ {
-		if se.Mask&(1<<j) != 0 {
-			cov += b.idf[j]
-		}
-	}
-	se.score += sc + score.CoverageWeight*cov
+	se.score += sc + score.CoverageWeight*weigh(b.idf, se.Mask) + score.FullestWeight*weigh(b.idf, se.fullest)
+}
+
+// weigh is the idf of the words in the mask m.
+func weigh(idf []float64, m uint64) float64 {
+	return score.Plain{N: len(idf), IDF: idf}.Weigh(m, 1)
 }
 
 func better(a, b *Loose) int {
 	if a.inRange != b.inRange {
 		return BoolDesc(a.inRange, b.inRange)
-	}
-	if a.allRow != b.allRow {
-		return BoolDesc(a.allRow, b.allRow)
 	}
 	return CmpFloatDesc(a.score, b.score)
 }

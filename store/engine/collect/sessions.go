@@ -43,20 +43,16 @@ func (se *Sess) Value(id int64) float64 {
 	return se.Rows[i].Value
 }
 
-// Key orders sessions: in the date's range, one message with every
-// word, score, newest.
+// Key orders sessions: in the date's range, score, newest.
 type Key struct {
-	inRange, allRow bool
-	score           float64
-	newest          int64
+	inRange bool
+	score   float64
+	newest  int64
 }
 
 func (a Key) cmp(b Key) int {
 	if a.inRange != b.inRange {
 		return BoolDesc(a.inRange, b.inRange)
-	}
-	if a.allRow != b.allRow {
-		return BoolDesc(a.allRow, b.allRow)
 	}
 	if c := CmpFloatDesc(a.score, b.score); c != 0 {
 		return c
@@ -99,18 +95,23 @@ type Acc struct {
 	top     [score.MaxSessionRows]float64 // best values, descending
 	mask    uint64                        // the words it holds, title included
 	tmask   uint64                        // the words its title holds
+	fmask   uint64                        // the words its fullest message holds, title included
+	fullest float64                       // their idf
 	oldest  int64                         // the first matching message's id (they come in id order)
 	newest  int64
 	count   int32 // its matching messages
-	allRow  bool  // one message (with the title) holds every word
 	inRange bool  // started, or has a matching message, in the query's date
 	seen    bool
 }
 
 // add counts one matching message: id, its value and the words it holds.
-func (a *Acc) add(id int64, v float64, m, full uint64) {
+func (a *Acc) add(id int64, v float64, m uint64, p score.Plain) {
 	a.mask |= m
-	a.allRow = a.allRow || m|a.tmask == full
+	if mm := m | a.tmask; mm&^a.fmask != 0 { // not a subset of the fullest so far: weigh it
+		if w := p.Weigh(mm, 1); w > a.fullest {
+			a.fullest, a.fmask = w, mm
+		}
+	}
 	a.newest = max(a.newest, id)
 	a.count++
 	t := &a.top // the best few, descending
@@ -152,7 +153,7 @@ func Sessions(p *score.Pass, titleMask map[int32]uint64, date query.DateRange) (
 					touched = append(touched, r.O)
 				}
 			}
-			a.add(r.ID, r.V, r.M, p.Plain.Full)
+			a.add(r.ID, r.V, r.M, p.Plain)
 			if dated && !a.inRange {
 				a.inRange = date.Contains(sqlutil.FromEpoch(float64(p.At[r.ID])))
 			}
@@ -211,11 +212,12 @@ func mergeSpans(spans [][2]int64) [][2]int64 {
 	return out
 }
 
-// key is a session's order: its title's and its words' idf, and its best
-// messages' values weighted 1, 1/2 ... (as the bounded path's score).
+// key is a session's order: its title's, its words' and its fullest
+// message's idf, and its best messages' values weighted 1, 1/2 ... (the
+// weights are score's; the bounded path's score is the same).
 func (a *Acc) key(p score.Plain) Key {
-	k := Key{inRange: a.inRange, allRow: a.allRow, newest: a.newest}
-	k.score = p.Weigh(a.tmask, score.TitleWeight) + p.Weigh(a.mask, score.CoverageWeight)
+	k := Key{inRange: a.inRange, newest: a.newest}
+	k.score = p.Weigh(a.tmask, score.TitleWeight) + p.Weigh(a.mask, score.CoverageWeight) + score.FullestWeight*a.fullest
 	for i, v := range a.top {
 		k.score += v / float64(i+1)
 	}

@@ -27,12 +27,12 @@ import (
 //     best plainRows rows that pass the filters are read with their text
 //     and session (fill.ByID);
 //  3. rows are scored (score.Rows) and gathered per session
-//     (collect.GatherBounded): the coverage of distinct query words
-//     (weighted by rarity, the title counting) dominates, then the rows'
-//     scores with diminishing weights (1, 1/2, ... 1/5), so a session that
-//     is about a word beats one that mentions it once. Sessions with a row
-//     (with the title) holding every word come first; with a date in the
-//     query, sessions of that time come before the rest.
+//     (collect.GatherBounded) and ranked by the session score of
+//     score.Plain's weights: the distinct query words it holds and those of
+//     its fullest row (weighted by rarity, the title counting), then the
+//     rows' scores with diminishing weights (1, 1/2, ... 1/5), so a session
+//     that is about a word beats one that mentions it once; with a date in
+//     the query, sessions of that time come before the rest.
 //
 // Words with no row at all: a typo is looked for (typo.go); when no word
 // has a row, sessions whose title holds one answer (fill.TitleRows).

@@ -27,14 +27,15 @@ import (
 //
 //  1. a date the query names: a session started then, or with a matching
 //     message then, comes first;
-//  2. one message (with the title) holding every word;
-//  3. score.TitleWeight x the idf of its title's words, plus
-//     score.CoverageWeight x the idf of every distinct word it holds (title
-//     included), plus its best messages' values weighted 1, 1/2 ... 1/5,
-//     where a message's value is its BM25, plus score.PhraseWeight x the
-//     query's idf when its text holds the query's words in order, doubled
-//     for the session's first message;
-//  4. newest.
+//  2. its score (score.Plain's weights): score.TitleWeight x the idf of its
+//     title's words, plus score.CoverageWeight x the idf of every distinct
+//     word it holds (title included), plus score.FullestWeight x the idf of
+//     the words its fullest message holds (with the title), plus its best
+//     messages' values weighted 1, 1/2 ... 1/5, where a message's value is
+//     its BM25, plus score.PhraseWeight x the query's idf when its text
+//     holds the query's words in order, times score.FirstPromptMul for the
+//     session's first message;
+//  3. newest.
 //
 // Every matching message counts, whatever its role: the caller's role and
 // visibility filters choose which sessions are listed (those with a

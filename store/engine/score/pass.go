@@ -33,8 +33,8 @@ type Row struct {
 // Each calls fn with every message of docs (the words' rows, or a rowid
 // range of them) that the session map knows and since/until keep, a batch
 // (in batch's memory) at a time, in rowid order: its session, id, value
-// (BM25 over the words, plus the in-order bonus, doubled for its session's
-// first message) and words. With only, the messages of the other sessions
+// (BM25 over the words, plus the in-order bonus, times FirstPromptMul for
+// its session's first message) and words. With only, the messages of the other sessions
 // are skipped unscored. A batch is valid during the call.
 func (p *Pass) Each(docs [][]fts5idx.Posting, only []bool, batch []Row, fn func(rows []Row)) {
 	of, at, idf, meta := p.Of, p.At, p.Plain.IDF, p.Meta

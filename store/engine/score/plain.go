@@ -6,11 +6,22 @@ import (
 	"github.com/recall-dev/recall/store/fts5idx"
 )
 
-// Session score weights.
+// Session score weights. A session's score (collect.Acc's key, and the
+// bounded path's collect.Bounded) adds up, each per unit of idf of the
+// query words named: its title's words (TitleWeight), every distinct word
+// it holds (CoverageWeight), the words its fullest message holds, title
+// included (FullestWeight: the words together in one message, where
+// coverage alone says only that a long transcript holds them somewhere),
+// and its best messages' values weighted 1, 1/2 ... 1/MaxSessionRows.
+// Measured on coding-dev's and LoCoMo's development halves (BENCHMARKS.md):
+// ordering first by one message holding every word, or weighing coverage
+// 1.5, let long transcripts with large tool outputs, which hold nearly
+// every word, outrank the session whose text holds them together.
 const (
-	CoverageWeight = 1.5 // per unit of idf of a distinct word the session holds
+	CoverageWeight = 0.5 // per unit of idf of a distinct word the session holds
+	FullestWeight  = 1.0 // per unit of idf of the words its fullest message holds
 	TitleWeight    = 2.0 // extra per unit of idf of a word in the title
-	FirstPromptMul = 2.0 // the first prompt's row score counts this many times
+	FirstPromptMul = 1.5 // the first prompt's row score counts this many times
 	PhraseWeight   = 1.0 // per unit of idf of the query, for its words in order in a row
 	// MaxSessionRows: the best rows of a session that count (1, 1/2, ...
 	// 1/5): past a few, more mentions say length, not topic.
