@@ -27,16 +27,24 @@ import (
 // baseline computed in the same run (the query's words ORed in FTS5
 // syntax, ranked by bm25, the first 300 hits, each session ranked by its
 // best hit); then the judged set of coding queries over the demo history
-// (testdata/judged-demo.tsv), which needs no dataset.
+// (testdata/judged-demo.tsv), which needs no dataset; then coding-dev (real
+// coding-agent sessions and queries written from memory, its development
+// half; CODING_DEV names its folder). The floors these must keep are in
+// quality_floor_test.go.
 //
-//	RECALL_LOCOMO=/path/to/locomo-dev go test ./recall/sessionsearch -run '^$' -bench Quality -benchtime 1x
+//	RECALL_LOCOMO=/path/to/locomo-dev CODING_DEV=/path/to/coding-dev go test ./recall/sessionsearch -run '^$' -bench Quality -benchtime 1x
 func BenchmarkQuality(b *testing.B) {
 	for b.Loop() {
-		judged(b)
+		judged(b).print()
 		if dir := os.Getenv("RECALL_LOCOMO"); dir != "" {
-			locomo(b, dir)
+			locomo(b, dir).print()
 		} else {
 			fmt.Println("LoCoMo: RECALL_LOCOMO is not set (the folder of locomo-conv-*.jsonl and questions.jsonl); skipped")
+		}
+		if dir := os.Getenv("CODING_DEV"); dir != "" {
+			codingDev(b, dir).print()
+		} else {
+			fmt.Println("coding-dev: CODING_DEV is not set (the folder of data/corpus.jsonl.gz and queries.tsv); skipped")
 		}
 	}
 }
@@ -94,7 +102,7 @@ func (s *scoreboard) String() string {
 
 // discoverSessions asks session_search as an agent does and returns the
 // sessions of its answer, best first.
-func discoverSessions(b *testing.B, tool *Tool, query string) []string {
+func discoverSessions(b testing.TB, tool *Tool, query string) []string {
 	resp := tool.Call(context.Background(), Request{Query: query, Limit: recall.MaxSessions, Fields: []string{"session_id"}})
 	if resp.IsError {
 		b.Fatalf("session_search %q: %s", query, resp.JSON)
@@ -114,7 +122,7 @@ var wordRun = regexp.MustCompile(`[A-Za-z0-9]+`)
 
 // baselineSessions is the plain bm25-OR anchor: every word of the query
 // quoted and ORed, the first 300 hits by bm25, sessions by their best hit.
-func baselineSessions(b *testing.B, st *store.Store, query string) []string {
+func baselineSessions(b testing.TB, st *store.Store, query string) []string {
 	var terms []string
 	for _, w := range wordRun.FindAllString(query, -1) {
 		terms = append(terms, `"`+w+`"`)
@@ -136,7 +144,7 @@ func baselineSessions(b *testing.B, st *store.Store, query string) []string {
 	return out[:min(len(out), recall.MaxSessions)]
 }
 
-func openImported(b *testing.B, name string, data []byte) *store.Store {
+func openImported(b testing.TB, name string, data []byte) *store.Store {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(b.TempDir(), name+".db"), store.Options{Create: true})
 	if err != nil {
@@ -149,8 +157,22 @@ func openImported(b *testing.B, name string, data []byte) *store.Store {
 	return st
 }
 
+// judgedResult is the judged set's scores: recall's, the baseline's, and
+// the queries whose first session is not a judged one.
+type judgedResult struct {
+	ours, base scoreboard
+	misses     []string
+}
+
+func (r judgedResult) print() {
+	fmt.Printf("judged coding set (demo history, %d queries)\n  recall    %s\n  bm25-OR   %s\n", r.ours.n, &r.ours, &r.base)
+	if len(r.misses) > 0 {
+		fmt.Printf(" not first:\n%s\n", strings.Join(r.misses, "\n"))
+	}
+}
+
 // judged runs the judged coding set over the demo history.
-func judged(b *testing.B) {
+func judged(b testing.TB) judgedResult {
 	data, err := os.ReadFile("testdata/judged-demo.tsv")
 	if err != nil {
 		b.Fatal(err)
@@ -179,10 +201,7 @@ func judged(b *testing.B) {
 			misses = append(misses, fmt.Sprintf("  %-45q first %s", q, first))
 		}
 	}
-	fmt.Printf("judged coding set (demo history, %d queries)\n  recall    %s\n  bm25-OR   %s\n", ours.n, &ours, &base)
-	if len(misses) > 0 {
-		fmt.Printf(" not first:\n%s\n", strings.Join(misses, "\n"))
-	}
+	return judgedResult{ours: ours, base: base, misses: misses}
 }
 
 // locomoQuestion is one line of questions.jsonl.
@@ -197,8 +216,29 @@ type locomoQuestion struct {
 
 var categoryNames = map[int]string{1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 
+// locomoResult is LoCoMo's scores per query style (keywords, question):
+// recall's and the baseline's.
+type locomoResult struct {
+	dir        string
+	ours, base map[string]*scoreboard
+}
+
+var locomoStyles = []string{"keywords", "question"}
+
+func (r locomoResult) print() {
+	fmt.Printf("LoCoMo %s (categories 1-4 in the headline; 5 apart)\n", r.dir)
+	for _, style := range locomoStyles {
+		fmt.Printf("  %-9s recall   %s\n  %-9s bm25-OR  %s\n", style, r.ours[style], "", r.base[style])
+		for _, c := range []int{1, 2, 3, 4, 5} {
+			if sb := r.ours[style].byCat[c]; sb != nil {
+				fmt.Printf("    %-12s recall   %s\n    %-12s bm25-OR  %s\n", categoryNames[c], sb, "", r.base[style].byCat[c])
+			}
+		}
+	}
+}
+
 // locomo runs every question of dir, one database per conversation.
-func locomo(b *testing.B, dir string) {
+func locomo(b testing.TB, dir string) locomoResult {
 	f, err := os.Open(filepath.Join(dir, "questions.jsonl"))
 	if err != nil {
 		b.Fatal(err)
@@ -224,7 +264,7 @@ func locomo(b *testing.B, dir string) {
 	if err := sc.Err(); err != nil {
 		b.Fatal(err)
 	}
-	styles := []string{"keywords", "question"}
+	styles := locomoStyles
 	ours := map[string]*scoreboard{"keywords": {}, "question": {}}
 	base := map[string]*scoreboard{"keywords": {}, "question": {}}
 	missLog := os.Getenv("RECALL_LOCOMO_MISSES") // optional file: one line per miss at 5
@@ -260,18 +300,10 @@ func locomo(b *testing.B, dir string) {
 			}
 		}
 	}
-	fmt.Printf("LoCoMo %s (categories 1-4 in the headline; 5 apart)\n", dir)
-	for _, style := range styles {
-		fmt.Printf("  %-9s recall   %s\n  %-9s bm25-OR  %s\n", style, ours[style], "", base[style])
-		for _, c := range []int{1, 2, 3, 4, 5} {
-			if sb := ours[style].byCat[c]; sb != nil {
-				fmt.Printf("    %-12s recall   %s\n    %-12s bm25-OR  %s\n", categoryNames[c], sb, "", base[style].byCat[c])
-			}
-		}
-	}
 	if missLog != "" {
 		if err := os.WriteFile(missLog, []byte(strings.Join(misses, "\n")+"\n"), 0o644); err != nil {
 			b.Fatal(err)
 		}
 	}
+	return locomoResult{dir: dir, ours: ours, base: base}
 }
