@@ -20,14 +20,13 @@ type Loose struct {
 	fullest uint64 // the words of its fullest row, title included
 	inRange bool
 	score   float64
-	base    float64 // its title's weight, before its rows count
 }
 
 // Bounded is the bounded path's sessions, in order.
 type Bounded struct {
 	List  []*Loose
 	cands []score.Candidate
-	idf   []float64
+	plain score.Plain
 }
 
 // GatherBounded gathers the scored candidates per session and orders the
@@ -38,7 +37,7 @@ type Bounded struct {
 // words of a title.
 func GatherBounded(cands []score.Candidate, rowMask []uint64, wm score.Matcher, idf []float64, date query.DateRange) *Bounded {
 	n := len(idf)
-	b := &Bounded{cands: cands, idf: idf}
+	b := &Bounded{cands: cands, plain: score.Plain{N: n, IDF: idf}}
 	byID := map[string]*Loose{}
 	for i := range cands {
 		h := cands[i].Hit
@@ -47,47 +46,36 @@ func GatherBounded(cands []score.Candidate, rowMask []uint64, wm score.Matcher, 
 			se = &Loose{ID: h.SessionID}
 			tm, _ := wm.Count(h.SessionTitle, make([]float64, n))
 			se.Mask, se.tmask = tm, tm
-			for j := 0; j < n; j++ {
-				if tm&(1<<j) != 0 {
-					se.score += score.TitleWeight * idf[j]
-				}
-			}
 			se.inRange = date.Contains(h.SessionStarted)
 			byID[h.SessionID] = se
 			b.List = append(b.List, se)
 		}
 		se.Rows = append(se.Rows, i)
 		se.Mask |= rowMask[i]
-		if mm := rowMask[i] | se.tmask; weigh(idf, mm) > weigh(idf, se.fullest) {
+		if mm := rowMask[i] | se.tmask; b.plain.Weigh(mm, 1) > b.plain.Weigh(se.fullest, 1) {
 			se.fullest = mm
 		}
 		se.inRange = se.inRange || date.Contains(h.Timestamp)
 	}
 	for _, se := range b.List {
-		se.base = se.score
 		b.score(se, 0)
 	}
 	slices.SortStableFunc(b.List, better)
 	return b
 }
 
-// score adds the session's rows and coverage to its score, its first
-// prompt (first) counting more.
+// score sets the session's score (score.Plain.Session), its first prompt
+// (first) counting more.
 func (b *Bounded) score(se *Loose, first int64) {
 	cands := b.cands
 	slices.SortFunc(se.Rows, func(x, y int) int {
 		return CmpFloatDesc(score.RowScore(cands[x], first), score.RowScore(cands[y], first))
 	})
-	sc := 0.0
-	for k, r := range se.Rows[:min(len(se.Rows), score.MaxSessionRows)] {
-		sc += score.RowScore(cands[r], first) / float64(k+1)
+	best := make([]float64, 0, score.MaxSessionRows)
+	for _, r := range se.Rows[:min(len(se.Rows), score.MaxSessionRows)] {
+		best = append(best, score.RowScore(cands[r], first))
 	}
-	se.score += sc + score.CoverageWeight*weigh(b.idf, se.Mask) + score.FullestWeight*weigh(b.idf, se.fullest)
-}
-
-// weigh is the idf of the words in the mask m.
-func weigh(idf []float64, m uint64) float64 {
-	return score.Plain{N: len(idf), IDF: idf}.Weigh(m, 1)
+	se.score = b.plain.Session(se.tmask, se.Mask, se.fullest, best)
 }
 
 func better(a, b *Loose) int {
@@ -106,7 +94,6 @@ func (b *Bounded) Top(k int) []*Loose { return b.List[:min(len(b.List), k)] }
 func (b *Bounded) WithFirsts(k int, firsts map[string]int64) {
 	for _, se := range b.Top(k) {
 		if id := firsts[se.ID]; id != 0 {
-			se.score = se.base
 			b.score(se, id)
 		}
 	}

@@ -96,7 +96,7 @@ type Acc struct {
 	mask    uint64                        // the words it holds, title included
 	tmask   uint64                        // the words its title holds
 	fmask   uint64                        // the words its fullest message holds, title included
-	fullest float64                       // their idf
+	fullest float64                       // their idf (weighed when the words grow)
 	oldest  int64                         // the first matching message's id (they come in id order)
 	newest  int64
 	count   int32 // its matching messages
@@ -212,16 +212,10 @@ func mergeSpans(spans [][2]int64) [][2]int64 {
 	return out
 }
 
-// key is a session's order: its title's, its words' and its fullest
-// message's idf, and its best messages' values weighted 1, 1/2 ... (the
-// weights are score's; the bounded path's score is the same).
+// key is a session's order: its date, its score (score.Plain.Session),
+// newest.
 func (a *Acc) key(p score.Plain) Key {
-	k := Key{inRange: a.inRange, newest: a.newest}
-	k.score = p.Weigh(a.tmask, score.TitleWeight) + p.Weigh(a.mask, score.CoverageWeight) + score.FullestWeight*a.fullest
-	for i, v := range a.top {
-		k.score += v / float64(i+1)
-	}
-	return k
+	return Key{inRange: a.inRange, newest: a.newest, score: p.Session(a.tmask, a.mask, a.fmask, a.top[:])}
 }
 
 // Ranking is a plain query's sessions in key order: the best head sorted at

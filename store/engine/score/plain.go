@@ -6,8 +6,8 @@ import (
 	"github.com/recall-dev/recall/store/fts5idx"
 )
 
-// Session score weights. A session's score (collect.Acc's key, and the
-// bounded path's collect.Bounded) adds up, each per unit of idf of the
+// Session score weights. A session's score (Plain.Session: collect's
+// ranking over every match, and the bounded path's) adds up, each per unit of idf of the
 // query words named: its title's words (TitleWeight), every distinct word
 // it holds (CoverageWeight), the words its fullest message holds, title
 // included (FullestWeight: the words together in one message, where
@@ -44,6 +44,18 @@ func (p Plain) Weigh(m uint64, w float64) float64 {
 		if m&(1<<j) != 0 {
 			sc += w * p.IDF[j]
 		}
+	}
+	return sc
+}
+
+// Session is a session's score under the weights above: tmask, mask and
+// fullest are the words of its title, of all of it (title included) and of
+// its fullest message (with the title); best, its messages' values, best
+// first (those past MaxSessionRows do not count).
+func (p Plain) Session(tmask, mask, fullest uint64, best []float64) float64 {
+	sc := p.Weigh(tmask, TitleWeight) + p.Weigh(mask, CoverageWeight) + p.Weigh(fullest, FullestWeight)
+	for i, v := range best[:min(len(best), MaxSessionRows)] {
+		sc += v / float64(i+1)
 	}
 	return sc
 }
