@@ -104,14 +104,17 @@ type Acc struct {
 	seen    bool
 }
 
-// add counts one matching message: id, its value and the words it holds.
-func (a *Acc) add(id int64, v float64, m uint64, p score.Plain) {
-	a.mask |= m
-	if mm := m | a.tmask; mm&^a.fmask != 0 { // not a subset of the fullest so far: weigh it
-		if w := p.Weigh(mm, 1); w > a.fullest {
-			a.fullest, a.fmask = w, mm
-		}
+// fuller keeps the words mm of a message (with the title) when they weigh
+// more than the fullest message's so far.
+func (a *Acc) fuller(mm uint64, p *score.Plain) {
+	if w := p.Weigh(mm, 1); w > a.fullest {
+		a.fullest, a.fmask = w, mm
 	}
+}
+
+// add counts one matching message: id, its value and the words it holds.
+func (a *Acc) add(id int64, v float64, m uint64) {
+	a.mask |= m
 	a.newest = max(a.newest, id)
 	a.count++
 	t := &a.top // the best few, descending
@@ -153,7 +156,10 @@ func Sessions(p *score.Pass, titleMask map[int32]uint64, date query.DateRange) (
 					touched = append(touched, r.O)
 				}
 			}
-			a.add(r.ID, r.V, r.M, p.Plain)
+			a.add(r.ID, r.V, r.M)
+			if mm := r.M | a.tmask; mm&^a.fmask != 0 { // not a subset of the fullest message's words: weigh them
+				a.fuller(mm, &p.Plain)
+			}
 			if dated && !a.inRange {
 				a.inRange = date.Contains(sqlutil.FromEpoch(float64(p.At[r.ID])))
 			}

@@ -2,6 +2,7 @@ package score
 
 import (
 	"math"
+	"math/bits"
 
 	"github.com/recall-dev/recall/store/fts5idx"
 )
@@ -37,13 +38,13 @@ type Plain struct {
 	PhraseBonus float64
 }
 
-// Weigh is w times the idf of each word in the mask m.
+// Weigh is w times the idf of each word in the mask m (its set bits only:
+// it is asked per matching message, which holds few of a long question's
+// words).
 func (p Plain) Weigh(m uint64, w float64) float64 {
 	var sc float64
-	for j := 0; j < p.N; j++ {
-		if m&(1<<j) != 0 {
-			sc += w * p.IDF[j]
-		}
+	for m &= uint64(1)<<p.N - 1; m != 0; m &= m - 1 {
+		sc += w * p.IDF[bits.TrailingZeros64(m)]
 	}
 	return sc
 }
