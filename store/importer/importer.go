@@ -130,7 +130,7 @@ type Report struct {
 	Failed    int // files that could not be imported at all
 	Sessions  int // sessions created or updated
 	Messages  int // messages inserted
-	Rewritten int // stored messages the source rewrote: new text in place, the earlier kept
+	Rewritten int // stored messages the source rewrote or took back: the earlier text kept
 	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
 	Malformed int // records that could not be parsed
 	Problems  []Problem
