@@ -94,22 +94,17 @@ func (r mirrorRow) sourceKey() string {
 	return ""
 }
 
-func (r mirrorRow) isEarlier() bool {
+// isEarlier reports an earlier version (rewrite.go).
+func (r keyedRow) isEarlier() bool {
 	return !r.active && r.compacted && r.kind == DisplayKindEarlier
 }
 
 // mirrorRows reads session sid's stored messages in id order, each with
 // its keys and a hash of its text.
 func (tx *Tx) mirrorRows(sid string) ([]mirrorRow, error) {
-	keys := map[int64][]string{}
-	prefix := sid + "\x00"
-	err := tx.c.query("SELECT key, message_id FROM recall_message_keys WHERE key >= ? AND key < ?", []any{prefix, sid + "\x01"}, func(st stmtRow) error {
-		id := st.ColumnInt64(1)
-		keys[id] = append(keys[id], strings.TrimPrefix(st.ColumnText(0), prefix))
-		return nil
-	})
+	keys, err := tx.sessionKeys(sid)
 	if err != nil {
-		return nil, fmt.Errorf("read the keys of %s: %w", sid, err)
+		return nil, err
 	}
 	var rows []mirrorRow
 	err = tx.c.query("SELECT "+tx.s.layout.keyedRowCols()+" FROM messages m WHERE m.session_id = ? ORDER BY m.id", []any{sid}, func(st stmtRow) error {
@@ -123,6 +118,25 @@ func (tx *Tx) mirrorRows(sid string) ([]mirrorRow, error) {
 		return nil, fmt.Errorf("read the messages of %s: %w", sid, err)
 	}
 	return rows, nil
+}
+
+// sessionKeys are the source keys (without the session prefix) of session
+// sid's stored messages, by message id.
+func (tx *Tx) sessionKeys(sid string) (map[int64][]string, error) {
+	keys := map[int64][]string{}
+	if !tx.s.layout.hasKeys {
+		return keys, nil
+	}
+	prefix := sid + "\x00"
+	err := tx.c.query("SELECT key, message_id FROM recall_message_keys WHERE key >= ? AND key < ?", []any{prefix, sid + "\x01"}, func(st stmtRow) error {
+		id := st.ColumnInt64(1)
+		keys[id] = append(keys[id], strings.TrimPrefix(st.ColumnText(0), prefix))
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("read the keys of %s: %w", sid, err)
+	}
+	return keys, nil
 }
 
 // mirrorPlan says what becomes of each stored row and in which order rows

@@ -154,3 +154,30 @@ func TestMirrorKeepsUnkeyedAndForgotten(t *testing.T) {
 		t.Errorf("rows %q, %d inserted; want alpha charlie delta unkeyed, 1", got, inserted)
 	}
 }
+
+// TestReplaceCopy: a fuller copy of a conversation takes the place of the
+// stored one, which keeps what only it held: a message the copy lacks, one
+// whose reasoning the copy's does not have, and the text of one the copy
+// gives other text under the same key (an earlier version where it was).
+func TestReplaceCopy(t *testing.T) {
+	st := mustOpen(t)
+	b := mm("k2", "bravo", 2)
+	b.Reasoning = "why bravo"
+	mirror(t, st, mm("k1", "alpha", 1), b, mm("k3", "charlie", 3), mm("k4", "delta", 4))
+	rewritten := 0
+	err := st.Write(context.Background(), func(tx *Tx) error {
+		msgs := []Message{mm("j1", "alpha", 1), mm("j2", "bravo", 2), mm("k3", "changed", 3), mm("k4", "delta", 4)}
+		if err := tx.ReplaceCopy("m1", msgs); err != nil {
+			return err
+		}
+		_, err := tx.InsertMessages(msgs)
+		rewritten = tx.Rewritten()
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := transcript(t, st); got != "bravo charlie~ alpha bravo changed delta" || rewritten != 1 {
+		t.Errorf("rows %q, %d rewritten; want bravo charlie~ alpha bravo changed delta, 1", got, rewritten)
+	}
+}
