@@ -141,7 +141,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		f.Roles = DefaultRoles
 	}
 	f.Limit, f.Offset = DiscoverScanLimit, 0
-	f.Sessions = true // plain words and questions: ranked by session (store/search_plain.go)
+	f.Sessions = true // plain words and questions: ranked by session (store/engine/pipeline/plain.go)
 	// Delegation chains fold several sessions into one root: three
 	// sessions per root listed is the store's reading bound.
 	f.SessionLimit = 3 * limit

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -29,7 +30,7 @@ type layout struct {
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
 	// ftsContentOnly: Hermes v1-v10 index the content column only, not
-	// tool_name and tool_calls; the route covers those by LIKE (route.go's gaps).
+	// tool_name and tool_calls; the route covers those by LIKE (plan.Gaps).
 	ftsContentOnly bool
 	// unindexedFrom/To: ids in (from, to] are not yet in the FTS index
 	// (Hermes's deferred rebuild), covered by a LIKE scan.
@@ -148,4 +149,15 @@ func (l layout) visibleMessage() string {
 		return "1"
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// contentOnlyFTS matches the DDL of Hermes v1-v10's external-content FTS
+// tables over messages (fts5(content, content=messages, ...)), which index
+// the content column alone; v11+ index content, tool_name and tool_calls
+// (inline, or v23's external content over the messages_fts_src view).
+var contentOnlyFTS = regexp.MustCompile(`(?i)content\s*=\s*['"]?messages['"]?\s*[,)]`)
+
+// ftsIndexesContentOnly reports whether messages_fts's DDL is Hermes v1-v10's.
+func ftsIndexesContentOnly(ddl string) bool {
+	return contentOnlyFTS.MatchString(ddl) && !strings.Contains(strings.ToLower(ddl), "tool_name")
 }

@@ -5,11 +5,11 @@ import "strings"
 // machineClause appends the condition that a session (alias s) came from
 // one of machines: a machine's id, name or ssh host, or "local" (this
 // machine's own sessions, also named by this machine's name).
-func (s *Store) machineClause(where []string, args []any, machines []string) ([]string, []any) {
+func (l layout) machineClause(where []string, args []any, machines []string) ([]string, []any) {
 	if len(machines) == 0 {
 		return where, args
 	}
-	if !s.layout.hasSync || !s.layout.hasIdentity {
+	if !l.hasSync || !l.hasIdentity {
 		// Every session is this machine's.
 		for _, m := range machines {
 			if m == "local" {

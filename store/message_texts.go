@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 // The whole texts that short pieces are cut from. A search snippet and a
@@ -25,7 +27,7 @@ func inBatches[T any](ctx context.Context, s *Store, ids []T, query string, row 
 			for i, id := range batch {
 				args[i] = id
 			}
-			if err := c.query(strings.Replace(query, "(ids)", "("+placeholders(len(batch))+")", 1), args, func(st stmtRow) error {
+			if err := c.query(strings.Replace(query, "(ids)", "("+sqlutil.Placeholders(len(batch))+")", 1), args, func(st stmtRow) error {
 				row(st)
 				return nil
 			}); err != nil {

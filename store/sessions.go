@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 // sessionSelect is the column list scanSession reads, built per layout so old
@@ -424,7 +426,7 @@ func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error
 			// patterns over 50,000 bytes as "too complex").
 			return nil
 		}
-		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{escapeLike(arg) + "%"}, func(st stmtRow) error {
+		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{sqlutil.EscapeLike(arg) + "%"}, func(st stmtRow) error {
 			ids = append(ids, st.ColumnText(0))
 			return nil
 		})
@@ -540,10 +542,10 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	if s.layout.sessionCols["archived"] {
 		where = append(where, "COALESCE(s.archived, 0) = 0")
 	}
-	where, args = inClause(where, args, "s.source IN", o.Sources)
-	where, args = inClause(where, args, "s.source NOT IN", o.ExcludeSources)
+	where, args = sqlutil.InClause(where, args, "s.source IN", o.Sources)
+	where, args = sqlutil.InClause(where, args, "s.source NOT IN", o.ExcludeSources)
 	where, args = s.cwdClause(where, args, o.Cwd)
-	where, args = s.machineClause(where, args, o.Machines)
+	where, args = s.layout.machineClause(where, args, o.Machines)
 	if !o.Since.IsZero() {
 		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
 	}
@@ -637,24 +639,6 @@ func (s *Store) Children(ctx context.Context, id string) ([]string, error) {
 		})
 	})
 	return out, err
-}
-
-// inClause appends "expr (?,?,...)" for a non-empty list.
-func inClause(where []string, args []any, expr string, vals []string) ([]string, []any) {
-	if len(vals) == 0 {
-		return where, args
-	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")
-	where = append(where, expr+" ("+ph+")")
-	for _, v := range vals {
-		args = append(args, v)
-	}
-	return where, args
-}
-
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
 }
 
 // RootSessions resolves many sessions to their lineage roots in one recursive
