@@ -31,7 +31,7 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 	switch r.Operation {
 	case "enqueue":
 		if strings.TrimSpace(text) == "" {
-			t.Skip()
+			t.Skip("empty messages")
 			return nil
 		}
 		ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
@@ -41,7 +41,7 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 		}
 		content, kind, keep := classify(text, false, false)
 		if !keep {
-			t.Skip()
+			t.Skip("empty command output")
 			return nil
 		}
 		s := p.sessionFor(r, ts)
@@ -71,14 +71,14 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 				break
 			}
 		}
-		t.Skip()
+		t.Skip("queue-operation")
 	case "popAll":
 		if err := p.unqueue(true, ""); err != nil {
 			return err
 		}
-		t.Skip()
+		t.Skip("queue-operation")
 	default: // dequeue: the prompt follows as a user record
-		t.Skip()
+		t.Skip("queue-operation")
 	}
 	return nil
 }
