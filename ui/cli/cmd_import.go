@@ -82,10 +82,10 @@ type importJSON struct {
 	SkippedBy       map[string]int `json:"skipped_by"`
 	Malformed       int            `json:"malformed"`
 	Problems        []problemJSON  `json:"problems"`
-	Seconds         float64       `json:"seconds"`
-	MessagesPerSec  float64       `json:"messages_per_second"`
-	Error           string        `json:"error,omitempty"`
-	RetentionNotice string        `json:"retention_notice,omitempty"`
+	Seconds         float64        `json:"seconds"`
+	MessagesPerSec  float64        `json:"messages_per_second"`
+	Error           string         `json:"error,omitempty"`
+	RetentionNotice string         `json:"retention_notice,omitempty"`
 }
 
 func (r importResult) json() importJSON {
