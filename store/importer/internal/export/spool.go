@@ -93,7 +93,11 @@ func (s *spool) reset() error {
 		return nil
 	}
 	s.w.Reset(s.f)
-	return s.f.Truncate(0)
+	if err := s.f.Truncate(0); err != nil {
+		return err
+	}
+	_, err := s.f.Seek(0, io.SeekStart) // writes go on from the file's offset
+	return err
 }
 
 func (s *spool) close() {

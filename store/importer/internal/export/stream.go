@@ -159,3 +159,15 @@ func checkHead(sess *store.Session, t *importer.Tally) bool {
 	}
 	return true
 }
+
+// SetLimits lowers the bounds of reading an export: the bytes of one
+// conversation's items kept in memory before its spool goes to a file, the
+// rows a batch holds (a conversation with more is written on its own as it
+// is converted) and the longest string read. Tests of the importers built
+// on this package take with a small export the paths a large one takes.
+// It returns what restores the bounds.
+func SetLimits(spoolBytes, batchRows, longestString int) (restore func()) {
+	s, b, m, i := spoolInMemory, batchMessages, maxString, itemBudget
+	spoolInMemory, batchMessages, maxString, itemBudget = spoolBytes, batchRows, longestString, 2*longestString+1<<20
+	return func() { spoolInMemory, batchMessages, maxString, itemBudget = s, b, m, i }
+}
