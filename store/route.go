@@ -211,6 +211,7 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 	var emptyFrom attempt
 	scanned := false // a LIKE attempt read the rows: no gap is left to fill
 	complete := true // no attempt that found nothing left rows unread
+	var tried []attempt
 	for _, a := range plan {
 		res, err := s.runAttempt(c, a, f)
 		if err != nil {
@@ -224,6 +225,7 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 		if a.fallback {
 			empty, emptyFrom = &res, a
 		}
+		tried = append(tried, a)
 	}
 	if empty == nil { // every plan has a fallback or a standing attempt; be safe
 		return SearchResult{Index: IndexNone, Complete: true}, nil
@@ -232,7 +234,25 @@ func (s *Store) route(c *conn, q parsedQuery, f SearchFilter) (SearchResult, err
 	if scanned {
 		return *empty, nil
 	}
-	return s.fillGaps(c, emptyFrom, f, *empty)
+	res, err := s.fillGaps(c, emptyFrom, f, *empty)
+	if err != nil || len(res.Hits) > 0 {
+		return res, err
+	}
+	// Nothing in the fallback's index or its gaps: a later attempt's index
+	// has gaps of its own (the trigram retry of a word inside a longer
+	// token, and the rows a stopped import has not put in the trigram
+	// index yet: a committed row is always found).
+	for i := len(tried) - 1; i >= 0; i-- { // the broadest first: trigram substrings
+		a := tried[i]
+		if a.index == emptyFrom.index {
+			continue
+		}
+		more, err := s.fillGaps(c, a, f, SearchResult{Index: a.index, Complete: complete})
+		if err != nil || len(more.Hits) > 0 {
+			return more, err
+		}
+	}
+	return res, nil
 }
 
 // runAttempt runs one attempt in its phase.

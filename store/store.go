@@ -71,6 +71,10 @@ type Store struct {
 	// deferTrigram: bulk inserts leave the trigram index to a later pass
 	// (SetDeferTrigram, deferred_trigram.go).
 	deferTrigram atomic.Bool
+	// background: FinishDeferredTrigram's pass, stopped and waited for by
+	// Close (stopBackground, under mu).
+	background     sync.WaitGroup
+	stopBackground []context.CancelFunc
 	// lenCaches: per FTS table, its rows' token counts (*docLens,
 	// fullrank_table.go), filled by the first full ranking.
 	lenCaches sync.Map
@@ -353,6 +357,12 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	for _, stop := range s.stopBackground {
+		stop()
+	}
+	s.mu.Unlock()
+	s.background.Wait()
+	s.mu.Lock()
 	conns := s.all
 	s.all = nil
 	s.mu.Unlock()

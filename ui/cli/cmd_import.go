@@ -517,12 +517,20 @@ func (p *importProgress) record(pg importer.Progress) {
 
 // indexTrigram runs the deferred trigram pass, with a line saying how many
 // rows it has left on a terminal.
-func (p *importProgress) indexTrigram() error {
+func (p *importProgress) indexTrigram() (err error) {
 	total, err := p.st.DeferredTrigram(p.env.Ctx)
 	if err != nil || total == 0 {
 		return err
 	}
 	t0 := time.Now()
+	defer func() {
+		if err != nil && p.env.Ctx.Err() == nil {
+			// The rows are committed and found by a scan meanwhile: say so,
+			// and who finishes the index.
+			err = fmt.Errorf("the substring (trigram) index of %s messages is pending, searches find them by a scan until it is done, and the next import, watch, TUI or MCP server finishes it: %w",
+				termtext.Thousands(total), errors.Unwrap(err))
+		}
+	}()
 	err = p.st.IndexDeferredTrigram(p.env.Ctx, func(left int64) {
 		if p.w != nil {
 			fmt.Fprintf(p.w, "\rindexing substrings (trigram) %s %s/%s rows\x1b[K", p.bar.ViewAs(1-float64(left)/float64(total)),
