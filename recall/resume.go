@@ -107,16 +107,22 @@ func agentName(source string) string {
 // only prints it).
 func PlanResume(sess store.Session) (Resume, error) {
 	var r Resume
-	id := nativeID(sess.Source, sess.ID)
+	// The agent knows the session by its own id, not the one recall
+	// stores it under when another source's session had that id first.
+	own := sess.NativeID
+	if own == "" {
+		own = store.OwnID(sess.ID, sess.Source)
+	}
+	id := nativeID(sess.Source, own)
 	if isClaude(sess.Source) && sess.ParentID != "" {
-		parent := nativeID(sess.Source, sess.ParentID)
+		parent := nativeID(sess.Source, store.OwnID(sess.ParentID, sess.Source))
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is a Claude Code sub-agent run, which Claude cannot resume on its own: resuming its parent session %s", sess.ID, parent))
 		id = parent
 	}
 	if name, ok := subAgentParents[sess.Source]; ok && sess.ParentID != "" && strings.Contains(sess.ModelConfig, "_delegate_from") {
 		// A forked session (Qwen's parent_session) is a session of its
 		// own; a sub-agent run, whose id recall made, is not.
-		parent := nativeID(sess.Source, sess.ParentID)
+		parent := nativeID(sess.Source, store.OwnID(sess.ParentID, sess.Source))
 		r.Notes = append(r.Notes, fmt.Sprintf("%s is a %s sub-agent run, which it cannot resume on its own: resuming its parent session %s", sess.ID, name, parent))
 		id = parent
 	}

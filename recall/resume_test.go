@@ -39,6 +39,14 @@ func TestPlanResume(t *testing.T) {
 			args: []string{"hermes", "--resume", "h2"}},
 		"source prefix stripped": {sess: store.Session{ID: "gemini-cli:g1", Source: "gemini-cli"},
 			args: []string{"gemini", "--resume", "g1"}},
+		// Stored under a qualified id (Qwen Code's session had the id first):
+		// the agent knows it by its own.
+		"qualified id resumes by the own id": {sess: store.Session{ID: "11111111-aa@copilot-cli", NativeID: "11111111-aa", Source: "copilot-cli"},
+			args: []string{"copilot", "--resume=11111111-aa"}},
+		"qualified id without its own id read": {sess: store.Session{ID: "11111111-aa@copilot-cli~2", Source: "copilot-cli"},
+			args: []string{"copilot", "--resume=11111111-aa"}},
+		"qualified parent of a claude sub-agent": {sess: store.Session{ID: "p-agent-x@claude-code", NativeID: "p-agent-x", ParentID: "p@claude-code", Source: "claude-code", Cwd: dir},
+			args: []string{"claude", "--resume", "p"}, dir: dir, notes: []string{"sub-agent run"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			r, err := PlanResume(tc.sess)

@@ -23,6 +23,11 @@ const (
 	// DisplayKindCompaction is the summary an agent wrote of the
 	// conversation before a context compaction, sent as a user message.
 	DisplayKindCompaction = "compaction"
+	// DisplayKindEarlier is the text a message had before its source
+	// rewrote it (rewrite.go): not part of the live conversation (active =
+	// 0), still searched (compacted = 1), labelled as an earlier version
+	// wherever it is shown.
+	DisplayKindEarlier = "earlier"
 )
 
 // Prompt reports whether m is something the person typed to the agent: a

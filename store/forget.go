@@ -90,6 +90,9 @@ func (s *Store) Forget(ctx context.Context, sessionIDs []string, messageIDs []in
 			if err := tomb(id); err != nil {
 				return err
 			}
+			if err := tx.reserveIdentity(id); err != nil {
+				return err
+			}
 			if err := tx.DeleteSessionMessages(id); err != nil {
 				return err
 			}

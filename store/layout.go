@@ -23,6 +23,7 @@ type layout struct {
 	hasKeys       bool // recall_message_keys
 	hasForgotten  bool // recall_forgotten (forget.go)
 	hasImportMeta bool // recall_import_files
+	hasIdentity   bool // recall_session_identity (identity.go)
 
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
@@ -70,6 +71,7 @@ func detectLayout(c *conn) (layout, error) {
 	_, l.hasKeys = tables["recall_message_keys"]
 	_, l.hasForgotten = tables["recall_forgotten"]
 	_, l.hasImportMeta = tables["recall_import_files"]
+	_, l.hasIdentity = tables["recall_session_identity"]
 	if _, ok := tables["state_meta"]; ok {
 		meta := map[string]string{}
 		err := c.query("SELECT key, COALESCE(value, '') FROM state_meta", nil, func(st stmtRow) error {

@@ -16,8 +16,8 @@ func TestRecentListsBranches(t *testing.T) {
 		{ID: "root", Source: "codex"},
 		{ID: "fork", Source: "codex", ParentID: "root", ModelConfig: `{"_branched_from":"root"}`},
 		{ID: "sub", Source: "codex", ParentID: "root", ModelConfig: `{"_delegate_from":"root"}`},
-		{ID: "compressed", Source: "hermes", ParentID: "root"},
-		{ID: "odd", Source: "hermes", ParentID: "root", ModelConfig: `not json`},
+		{ID: "compressed", Source: "codex", ParentID: "root"},
+		{ID: "odd", Source: "codex", ParentID: "root", ModelConfig: `not json`},
 	} {
 		s.StartedAt = at.Add(time.Duration(i) * time.Minute)
 		if err := st.CreateSession(t.Context(), s); err != nil {

@@ -34,59 +34,75 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		}
 	}
 	for i := range msgs {
-		m := &msgs[i]
-		if m.SessionID == "" {
+		if msgs[i].SessionID == "" {
 			return inserted, errors.New("insert message: empty session id")
 		}
-		if m.Role == "" {
-			return inserted, fmt.Errorf("insert message in %s: empty role", m.SessionID)
-		}
-		var key string
-		if m.SourceKey != "" && tx.s.layout.hasKeys {
-			key = m.SessionID + "\x00" + m.SourceKey
-			if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", key); err != nil {
-				return inserted, err
-			} else if dup {
-				m.ID = 0
-				continue
-			}
-		}
-		ts := m.Timestamp
-		if ts.IsZero() {
-			ts = now()
-		}
-		content := cleanContent(m.Content)
-		if gone, err := tx.messageForgotten(m, content); err != nil {
-			return inserted, err
-		} else if gone { // `recall forget` deleted it: an import must not bring it back
-			m.ID = 0
-			continue
-		}
-		args := []any{m.SessionID, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
-			nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning)}
-		if tx.s.layout.hasDisplayState() {
-			args = append(args, boolInt(!m.Inactive), boolInt(m.Compacted), nullString(m.DisplayKind))
-		}
-		err := tx.c.run(tx.s.layout.insertMessageSQL(), args...)
+		sid, err := tx.resolveMessage(&msgs[i])
 		if err != nil {
-			return inserted, fmt.Errorf("insert message in %s: %w", m.SessionID, err)
+			return inserted, fmt.Errorf("insert message: %w", err)
 		}
-		m.ID = tx.c.db.LastInsertRowID()
-		tx.bytes += int64(messageBytes(m))
-		if bulk {
-			if err := tx.indexDirect(m, content); err != nil {
-				return inserted, fmt.Errorf("index message %d: %w", m.ID, err)
-			}
+		msgs[i].ID = 0
+		ok, err := tx.insertMessage(&msgs[i], sid, bulk)
+		if err != nil {
+			return inserted, err
 		}
-		if key != "" {
-			if err := tx.c.run("INSERT INTO recall_message_keys(key, message_id) VALUES (?, ?)", key, m.ID); err != nil {
-				return inserted, err
-			}
+		if ok {
+			inserted++
 		}
-		tx.dirty[m.SessionID] = true
-		inserted++
 	}
 	return inserted, nil
+}
+
+// insertMessage writes m into the session stored as sid (not m.SessionID,
+// which may be the source's own id) and sets m.ID; false when it was
+// skipped (its source key stored already, or forgotten).
+func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
+	if m.Role == "" {
+		return false, fmt.Errorf("insert message in %s: empty role", sid)
+	}
+	var key string
+	if m.SourceKey != "" && tx.s.layout.hasKeys {
+		key = sid + "\x00" + m.SourceKey
+		if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", key); err != nil {
+			return false, err
+		} else if dup {
+			return false, nil
+		}
+	}
+	ts := m.Timestamp
+	if ts.IsZero() {
+		ts = now()
+	}
+	content := cleanContent(m.Content)
+	stored := *m
+	stored.SessionID = sid
+	if gone, err := tx.messageForgotten(&stored, content); err != nil {
+		return false, err
+	} else if gone { // `recall forget` deleted it: an import must not bring it back
+		return false, nil
+	}
+	args := []any{sid, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
+		nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning)}
+	if tx.s.layout.hasDisplayState() {
+		args = append(args, boolInt(!m.Inactive), boolInt(m.Compacted), nullString(m.DisplayKind))
+	}
+	if err := tx.c.run(tx.s.layout.insertMessageSQL(), args...); err != nil {
+		return false, fmt.Errorf("insert message in %s: %w", sid, err)
+	}
+	m.ID = tx.c.db.LastInsertRowID()
+	tx.bytes += int64(messageBytes(m))
+	if bulk {
+		if err := tx.indexDirect(m, content); err != nil {
+			return false, fmt.Errorf("index message %d: %w", m.ID, err)
+		}
+	}
+	if key != "" {
+		if err := tx.c.run("INSERT INTO recall_message_keys(key, message_id) VALUES (?, ?)", key, m.ID); err != nil {
+			return false, err
+		}
+	}
+	tx.dirty[sid] = true
+	return true, nil
 }
 
 // MaxMessageBytes is the largest message (content, tool calls and
@@ -172,8 +188,14 @@ func nullInt(n int) any {
 	return n
 }
 
-// DeleteSessionMessages removes every message of a session (a clean re-import).
+// DeleteSessionMessages removes every message of a session (a clean
+// re-import); sessionID is the source's own id or the stored one
+// (identity.go).
 func (tx *Tx) DeleteSessionMessages(sessionID string) error {
+	sessionID, err := tx.resolveNative(sessionID, "")
+	if err != nil {
+		return err
+	}
 	if err := tx.c.run("DELETE FROM messages WHERE session_id = ?", sessionID); err != nil {
 		return fmt.Errorf("delete messages of %s: %w", sessionID, err)
 	}

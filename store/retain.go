@@ -13,14 +13,19 @@ import (
 // id, and the same timestamp when the new one has one), and forgets the
 // session's source keys so the rest are inserted afresh. Nothing stored is
 // deleted: what the agent dropped from its file stays in recall, in its
-// place.
+// place. id, like the messages' SessionID, is the source's own id (or the
+// stored one).
 func (tx *Tx) DropStored(id string, msgs []Message) ([]Message, error) {
-	out, err := tx.dropMatching(id, msgs, false)
+	sid, err := tx.resolveNative(id, "")
+	if err != nil {
+		return nil, err
+	}
+	out, err := tx.dropMatching(sid, msgs, false)
 	if err != nil {
 		return nil, err
 	}
 	if tx.s.layout.hasKeys {
-		if err := tx.c.run("DELETE FROM recall_message_keys WHERE key >= ? AND key < ?", id+"\x00", id+"\x01"); err != nil {
+		if err := tx.c.run("DELETE FROM recall_message_keys WHERE key >= ? AND key < ?", sid+"\x00", sid+"\x01"); err != nil {
 			return nil, err
 		}
 	}
@@ -29,25 +34,48 @@ func (tx *Tx) DropStored(id string, msgs []Message) ([]Message, error) {
 
 // KeepDropped prepares session id for a fresh copy of its messages read
 // from a source that rewrites whole sessions (an app's database, a data
-// export): a stored message whose source key is in msgs is deleted, to be
-// inserted again as the source has it now (a reply that grew, an edit); a
-// stored message the source no longer has stays, so history the app pruned
-// is kept. Messages without a key are matched as DropStored matches them.
+// export), and returns the messages still to insert. A stored message
+// whose source key is in msgs stays where it is: unchanged, it is dropped
+// from msgs (its timestamp, finish reason, token count and display state
+// follow the source's); rewritten (its text, tool calls or reasoning
+// changed), it takes the new text in place, and its earlier text is kept in
+// a row of its own (an earlier version, DisplayKindEarlier), so nothing
+// once imported is lost. A stored message the source no longer has stays,
+// so history the app pruned is kept. Messages without a key are matched
+// as DropStored matches them.
 func (tx *Tx) KeepDropped(id string, msgs []Message) ([]Message, error) {
 	if !tx.s.layout.hasKeys {
 		return tx.DropStored(id, msgs)
 	}
-	for _, m := range msgs {
-		if m.SessionID != id || m.SourceKey == "" {
+	sid, err := tx.resolveNative(id, "")
+	if err != nil {
+		return nil, err
+	}
+	out := msgs[:0:0]
+	for i := range msgs {
+		m := &msgs[i]
+		if m.SourceKey == "" {
+			out = append(out, *m)
 			continue
 		}
-		// The delete trigger drops the key row with the message.
-		if err := tx.c.run("DELETE FROM messages WHERE id IN (SELECT message_id FROM recall_message_keys WHERE key = ?)", id+"\x00"+m.SourceKey); err != nil {
-			return nil, fmt.Errorf("replace message of %s: %w", id, err)
+		msid, err := tx.resolveMessage(m)
+		if err != nil {
+			return nil, err
+		}
+		if msid != sid {
+			out = append(out, *m)
+			continue
+		}
+		kept, err := tx.refreshKeyed(sid, m)
+		if err != nil {
+			return nil, fmt.Errorf("replace message of %s: %w", sid, err)
+		}
+		if !kept {
+			out = append(out, *m)
 		}
 	}
-	tx.dirty[id] = true
-	return tx.dropMatching(id, msgs, true)
+	tx.dirty[sid] = true
+	return tx.dropMatching(sid, out, true)
 }
 
 // dropMatching returns msgs without those of session id's messages already
@@ -55,6 +83,13 @@ func (tx *Tx) KeepDropped(id string, msgs []Message) ([]Message, error) {
 // the new one has one), in their order; keyed, when set, passes messages
 // with a source key through untouched.
 func (tx *Tx) dropMatching(id string, msgs []Message, keyed bool) ([]Message, error) {
+	sids := make([]string, len(msgs))
+	for i := range msgs {
+		var err error
+		if sids[i], err = tx.resolveMessage(&msgs[i]); err != nil {
+			return nil, err
+		}
+	}
 	withTS := map[string]int{}
 	noTS := map[string]int{}
 	err := tx.c.query("SELECT role, COALESCE(content, ''), COALESCE(tool_call_id, ''), COALESCE(timestamp, 0) FROM messages WHERE session_id = ?",
@@ -68,8 +103,8 @@ func (tx *Tx) dropMatching(id string, msgs []Message, keyed bool) ([]Message, er
 		return nil, fmt.Errorf("read messages of %s: %w", id, err)
 	}
 	out := msgs[:0:0]
-	for _, m := range msgs {
-		if m.SessionID == id && !(keyed && m.SourceKey != "") {
+	for i, m := range msgs {
+		if sids[i] == id && !(keyed && m.SourceKey != "") {
 			k := reproKey(m.Role, cleanContent(m.Content), m.ToolCallID)
 			if m.Timestamp.IsZero() {
 				if noTS[k] > 0 {

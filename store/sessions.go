@@ -28,10 +28,16 @@ func (l layout) sessionSelect() string {
 		"COALESCE(" + l.sessionCol("git_branch", "NULL") + ", '')",
 		"COALESCE(" + l.sessionCol("archived", "0") + ", 0)",
 	}
+	if l.hasIdentity {
+		cols = append(cols, "COALESCE((SELECT i.native_id FROM recall_session_identity i WHERE i.id = s.id), s.id)",
+			"COALESCE((SELECT i.machine FROM recall_session_identity i WHERE i.id = s.id), '')")
+	} else {
+		cols = append(cols, "s.id", "''")
+	}
 	return strings.Join(cols, ", ")
 }
 
-const sessionColumns = 21
+const sessionColumns = 23
 
 func scanSession(st stmtRow, at int) Session {
 	return Session{
@@ -43,31 +49,50 @@ func scanSession(st stmtRow, at int) Session {
 		CacheReadTokens: st.ColumnInt64(at + 13), CacheWriteTokens: st.ColumnInt64(at + 14),
 		ReasoningTokens: st.ColumnInt64(at + 15), EstimatedCostUSD: st.ColumnFloat(at + 16),
 		ActualCostUSD: st.ColumnFloat(at + 17), Cwd: st.ColumnText(at + 18), GitBranch: st.ColumnText(at + 19),
-		Archived: st.ColumnInt(at+20) != 0,
+		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22),
 	}
 }
 
 // UpsertSession inserts a session or, when it exists, fills only its empty
 // columns (Hermes create_session semantics: a later bare write never clobbers).
+// The session is named by its identity (identity.go): sess.ID (or NativeID)
+// is the source's own id, and the store picks the stored one.
 func (tx *Tx) UpsertSession(sess Session) error {
-	if sess.ID == "" {
-		return errors.New("upsert session: empty session id")
-	}
-	if gone, err := tx.sessionForgotten(sess.ID); err != nil || gone {
-		return err // forgotten: an import must not bring it back
+	_, err := tx.upsertSession(sess)
+	return err
+}
+
+// UpsertSessionID is UpsertSession that also returns the id the session is
+// stored under.
+func (tx *Tx) UpsertSessionID(sess Session) (string, error) {
+	return tx.upsertSession(sess)
+}
+
+func (tx *Tx) upsertSession(sess Session) (string, error) {
+	if sess.ID == "" && sess.NativeID == "" {
+		return "", errors.New("upsert session: empty session id")
 	}
 	if sess.Source == "" {
 		sess.Source = "unknown"
 	}
+	ident := identityOf(sess)
+	stored, _, err := tx.storedID(ident, true)
+	if err != nil {
+		return "", err
+	}
+	if gone, err := tx.sessionForgotten(stored); err != nil || gone {
+		return stored, err // forgotten: an import must not bring it back
+	}
+	sess.ID = stored
 	if sess.StartedAt.IsZero() {
 		sess.StartedAt = now()
 	}
 	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
 	if err != nil {
-		return err
+		return "", err
 	}
-	if sess.ParentID, err = tx.parentOrPending(sess.ID, sess.ParentID); err != nil {
-		return err
+	if sess.ParentID, err = tx.parentOrPending(stored, sess); err != nil {
+		return "", err
 	}
 	err = tx.c.run(`INSERT INTO sessions(id, source, model, model_config, title, parent_session_id, started_at, ended_at, end_reason,
 			input_tokens, output_tokens, cache_read_tokens, cache_write_tokens, reasoning_tokens, estimated_cost_usd, actual_cost_usd,
@@ -88,33 +113,38 @@ func (tx *Tx) UpsertSession(sess Session) error {
 		sess.InputTokens, sess.OutputTokens, sess.CacheReadTokens, sess.CacheWriteTokens, sess.ReasoningTokens,
 		sess.EstimatedCostUSD, nullFloat(sess.ActualCostUSD), nullString(sess.Cwd), nullString(sess.GitBranch))
 	if err != nil {
-		return fmt.Errorf("upsert session %s: %w", sess.ID, err)
+		return "", fmt.Errorf("upsert session %s: %w", sess.ID, err)
 	}
 	if tx.s.layout.hasImportMeta && !tx.pendingParents {
 		// A child parked earlier may be waiting for this very session.
-		_, waiting, err := tx.c.scalarInt("SELECT 1 FROM recall_pending_parents WHERE parent_id = ? LIMIT 1", sess.ID)
+		_, waiting, err := tx.c.scalarInt("SELECT 1 FROM recall_pending_parents WHERE parent_id = ? LIMIT 1", ident.native)
 		if err != nil {
-			return err
+			return "", err
 		}
 		tx.pendingParents = waiting
 	}
-	return nil
+	return stored, nil
 }
 
 // UpdateSession overwrites a session's descriptive and accounting columns
 // (used by importers when a source file changed); empty strings keep the old value.
 func (tx *Tx) UpdateSession(sess Session) error {
-	if err := tx.UpsertSession(sess); err != nil {
-		return err
-	}
-	base := sanitizeTitle(sess.Title)
-	title, displaced, err := tx.titleByTime(sess.ID, base, sess.StartedAt)
+	stored, err := tx.upsertSession(sess)
 	if err != nil {
 		return err
 	}
-	if sess.ParentID, err = tx.parentOrPending(sess.ID, sess.ParentID); err != nil {
+	if gone, err := tx.sessionForgotten(stored); err != nil || gone {
 		return err
 	}
+	base := sanitizeTitle(sess.Title)
+	title, displaced, err := tx.titleByTime(stored, base, sess.StartedAt)
+	if err != nil {
+		return err
+	}
+	if sess.ParentID, err = tx.parentOrPending(stored, sess); err != nil {
+		return err
+	}
+	sess.ID = stored
 	err = tx.c.run(`UPDATE sessions SET
 			source = COALESCE(?2, source), model = COALESCE(?3, model), title = COALESCE(?4, title),
 			parent_session_id = COALESCE(?5, parent_session_id), started_at = COALESCE(?6, started_at),
@@ -141,21 +171,60 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	return nil
 }
 
-// parentOrPending returns parent when that session exists; otherwise it
-// parks the link in recall_pending_parents (set by finish once the parent
-// arrives) and returns "", because parent_session_id is a foreign key.
-func (tx *Tx) parentOrPending(id, parent string) (string, error) {
-	if parent == "" || parent == id {
+// parentOrPending returns the stored id of sess's parent (named by its own
+// id, of sess's source and machine, else the one session of that id) when
+// that session exists; otherwise it parks the link in
+// recall_pending_parents (set by finish once the parent arrives) and
+// returns "", because parent_session_id is a foreign key.
+func (tx *Tx) parentOrPending(id string, sess Session) (string, error) {
+	parent := sess.ParentID
+	if parent == "" || parent == id || parent == identityOf(sess).native {
 		return "", nil
 	}
-	if _, ok, err := tx.c.scalarText("SELECT id FROM sessions WHERE id = ?", parent); err != nil || ok {
-		return parent, err
+	stored, ok, err := tx.parentSession(identity{machine: sess.Machine, source: sess.Source, native: parent})
+	if err != nil || ok {
+		if stored == id {
+			return "", err
+		}
+		return stored, err
 	}
 	if !tx.s.layout.hasImportMeta {
 		return "", nil
 	}
 	tx.pendingParents = true
+	if tx.s.layout.hasIdentity {
+		return "", tx.c.run("INSERT OR REPLACE INTO recall_pending_parents(session_id, parent_id, parent_source) VALUES (?, ?, ?)", id, parent, sess.Source)
+	}
 	return "", tx.c.run("INSERT OR REPLACE INTO recall_pending_parents(session_id, parent_id) VALUES (?, ?)", id, parent)
+}
+
+// ParentSession returns the stored id of sess's parent (sess.ParentID, the
+// source's own id) when that session exists (see parentOrPending).
+func (tx *Tx) ParentSession(sess Session) (string, bool, error) {
+	if sess.ParentID == "" {
+		return "", false, nil
+	}
+	return tx.parentSession(identity{machine: sess.Machine, source: sess.Source, native: sess.ParentID})
+}
+
+// parentSession finds an existing parent session of the child's identity
+// (its agent and machine: a Hermes subagent's parent is a cli session), or
+// one the transaction wrote under that own id (the same file's); never a
+// session of another agent that happens to have the id.
+func (tx *Tx) parentSession(p identity) (string, bool, error) {
+	stored, ok, err := tx.storedID(p, false)
+	if err != nil {
+		return "", false, err
+	}
+	if !ok {
+		w := tx.scope().written[p.native]
+		if len(w) != 1 {
+			return "", false, nil
+		}
+		stored = w[0]
+	}
+	_, exists, err := tx.c.scalarText("SELECT id FROM sessions WHERE id = ?", stored)
+	return stored, exists, err
 }
 
 // titleByTime is freeTitle for a session that started at started, with
@@ -297,35 +366,84 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 	return sess, nil
 }
 
-// ResolveSessionID returns the exact id, else the single id starting with prefix.
-func (s *Store) ResolveSessionID(ctx context.Context, prefix string) (string, error) {
+// ResolveSessionID returns the stored id of the session arg names: its
+// stored id, the source's own id for it when one session has that own id,
+// "<own id>@<source>", else the single stored id starting with arg. An arg
+// that fits several sessions is an error naming them (with their sources).
+func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error) {
 	var ids []string
+	var more bool
 	err := s.read(ctx, func(c *conn) error {
-		if _, ok, err := c.scalarText("SELECT id FROM sessions WHERE id = ?", prefix); err != nil || ok {
+		ids, more = ids[:0], false
+		if _, ok, err := c.scalarText("SELECT id FROM sessions WHERE id = ?", arg); err != nil || ok {
 			if ok {
-				ids = []string{prefix}
+				ids = []string{arg}
 			}
 			return err
 		}
-		if len(prefix) > maxIDPrefix {
+		if s.layout.hasIdentity {
+			err := c.query(`SELECT i.id FROM recall_session_identity i JOIN sessions s ON s.id = i.id
+				WHERE i.native_id = ? ORDER BY s.started_at, i.id LIMIT 6`, []any{arg}, func(st stmtRow) error {
+				ids = append(ids, st.ColumnText(0))
+				return nil
+			})
+			if err != nil || len(ids) > 0 {
+				return err
+			}
+			if at := strings.LastIndexByte(arg, '@'); at > 0 {
+				native, source := arg[:at], arg[at+1:]
+				err := c.query(`SELECT i.id FROM recall_session_identity i JOIN sessions s ON s.id = i.id
+					WHERE i.native_id = ?1 AND i.source = ?2
+					UNION ALL SELECT s.id FROM sessions s WHERE s.id = ?1 AND s.source = ?2
+						AND NOT EXISTS (SELECT 1 FROM recall_session_identity i WHERE i.id = s.id)
+					LIMIT 6`, []any{native, source}, func(st stmtRow) error {
+					ids = append(ids, st.ColumnText(0))
+					return nil
+				})
+				if err != nil || len(ids) > 0 {
+					return err
+				}
+			}
+		}
+		if len(arg) > maxIDPrefix {
 			// Not an id and too long for a LIKE pattern (SQLite refuses
 			// patterns over 50,000 bytes as "too complex").
 			return nil
 		}
-		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' LIMIT 2", []any{escapeLike(prefix) + "%"}, func(st stmtRow) error {
+		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{escapeLike(arg) + "%"}, func(st stmtRow) error {
 			ids = append(ids, st.ColumnText(0))
 			return nil
 		})
 	})
+	if len(ids) > 5 {
+		ids, more = ids[:5], true
+	}
 	switch {
 	case err != nil:
 		return "", err
 	case len(ids) == 0:
-		return "", fmt.Errorf("session %q: %w", clipID(prefix), ErrNotFound)
+		return "", fmt.Errorf("session %q: %w", clipID(arg), ErrNotFound)
 	case len(ids) > 1:
-		return "", fmt.Errorf("session id prefix %q is ambiguous", clipID(prefix))
+		return "", s.ambiguous(ctx, arg, ids, more)
 	}
 	return ids[0], nil
+}
+
+// ambiguous is the error for an id that fits several sessions: each is
+// named by its stored id and source, so the person can pick one.
+func (s *Store) ambiguous(ctx context.Context, arg string, ids []string, more bool) error {
+	names := make([]string, 0, len(ids)+1)
+	for _, id := range ids {
+		name := clipID(id)
+		if sess, err := s.Session(ctx, id); err == nil {
+			name += " (" + sess.Source + ")"
+		}
+		names = append(names, name)
+	}
+	if more {
+		names = append(names, "…")
+	}
+	return fmt.Errorf("session id %q is ambiguous: %s", clipID(arg), strings.Join(names, ", "))
 }
 
 // maxIDPrefix is the longest id prefix looked up by LIKE, in bytes: ids

@@ -29,6 +29,17 @@ type Stats struct {
 	// SessionsSourceGone counts the sessions whose source files the agent
 	// deleted: recall keeps them (SourceGone).
 	SessionsSourceGone int64 `json:"sessions_source_gone"`
+	// MessagesRewritten counts the earlier versions kept of messages their
+	// source rewrote (rewrite.go): text recall keeps though the source
+	// replaced it.
+	MessagesRewritten int64 `json:"messages_rewritten"`
+	// SessionsQualified counts the sessions stored under a qualified id
+	// ("<id>@<source>"): a session of another source had their id first.
+	SessionsQualified int64 `json:"sessions_qualified"`
+	// FilesToRecheck counts the import files an older recall may have
+	// merged a session of into another source's: the next import of their
+	// source reads them again and splits it (identity_split.go).
+	FilesToRecheck int64 `json:"files_to_recheck"`
 }
 
 // Backend names the SQLite engine in use.
@@ -63,6 +74,20 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 			return nil
 		}); err != nil {
 			return err
+		}
+		if s.layout.hasDisplayState() {
+			if st.MessagesRewritten, _, err = c.scalarInt("SELECT count(*) FROM messages WHERE display_kind = ?", DisplayKindEarlier); err != nil {
+				return err
+			}
+		}
+		if s.layout.hasIdentity {
+			if st.SessionsQualified, _, err = c.scalarInt(`SELECT count(*) FROM recall_session_identity i JOIN sessions s ON s.id = i.id
+				WHERE i.id <> i.native_id`); err != nil {
+				return err
+			}
+			if st.FilesToRecheck, _, err = c.scalarInt("SELECT count(DISTINCT path) FROM recall_identity_recheck"); err != nil {
+				return err
+			}
 		}
 		if s.layout.hasCJK {
 			if st.PendingCJKRows, _, err = c.scalarInt("SELECT count(*) FROM recall_cjk_pending"); err != nil {

@@ -5,8 +5,18 @@ import "time"
 // Session is one conversation with an agent: a row of Hermes's sessions table,
 // reduced to the columns recall reads and writes.
 type Session struct {
-	ID               string
-	Source           string // hermes source name: cli, telegram, claude-code, codex, gemini-cli, ...
+	// ID is the stored key (sessions.id). An importer sets it to the
+	// source's own id and the store decides the stored one (identity.go):
+	// the same, or a qualified "<id>@<source>" when a session of another
+	// source holds it already.
+	ID     string
+	Source string // hermes source name: cli, telegram, claude-code, codex, gemini-cli, ...
+	// NativeID is the source's own id for the session, as read from the
+	// store ("" on a session an importer builds: its ID is that). A session
+	// read and written back keeps its identity by it.
+	NativeID string
+	// Machine is the machine the session came from ("" for this one).
+	Machine          string
 	Model            string
 	ModelConfig      string // JSON text, Hermes lineage markers live here
 	Title            string
@@ -31,8 +41,13 @@ type Session struct {
 // Message is one row of the messages table. Timestamps are stored as REAL
 // Unix seconds, as Hermes does; ordering inside a session is always by ID.
 type Message struct {
-	ID           int64
-	SessionID    string
+	ID        int64
+	SessionID string
+	// Source, when set, names the source of the session SessionID names: a
+	// batch that holds two sources' sessions under one id (a generic JSONL
+	// file) says which each message belongs to. "" is the session of that
+	// id the transaction wrote.
+	Source       string
 	Role         string // user, assistant, tool, system
 	Content      string
 	ToolCallID   string

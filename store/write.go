@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/ncruces/go-sqlite3"
@@ -55,6 +56,11 @@ type Tx struct {
 	// forgotten holds the tombstones of `recall forget` (forget.go), read
 	// on first use; nil until then.
 	forgotten map[string]bool
+	// ids maps the sessions' own ids to stored ids (identity.go).
+	ids *idScope
+	// rewritten counts the messages given new text, their earlier text
+	// kept (rewrite.go).
+	rewritten int
 }
 
 // recycleBytes is the amount of message text in one transaction after
@@ -306,7 +312,7 @@ func (tx *Tx) finish() error {
 		}
 	}
 	if tx.pendingParents {
-		if err := linkPendingParents(tx.c); err != nil {
+		if err := linkPendingParents(tx); err != nil {
 			return fmt.Errorf("link parent sessions: %w", err)
 		}
 	}
@@ -370,8 +376,16 @@ func (tx *Tx) ImportFile(path string) (ImportFile, bool, error) {
 
 // SetImportFile records a source file's progress, in the same transaction as
 // the messages it covers, so a killed import resumes exactly where it stopped.
-// An empty Ident keeps the one recorded.
+// An empty Ident keeps the one recorded. Sessions may name the sessions by
+// the source's own ids: they are recorded by their stored ids.
 func (tx *Tx) SetImportFile(f ImportFile) error {
+	if f.Sessions != "" && tx.s.layout.hasIdentity {
+		ids, err := tx.storedIDs(strings.Fields(f.Sessions))
+		if err != nil {
+			return err
+		}
+		f.Sessions = strings.Join(ids, " ")
+	}
 	return tx.c.run(`INSERT INTO recall_import_files(path, source, size, mtime, offset, state, sessions, imported_at, ident)
 		VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
 		ON CONFLICT(path) DO UPDATE SET source = excluded.source, size = excluded.size, mtime = excluded.mtime,
@@ -408,21 +422,36 @@ func (s *Store) AppendMessages(ctx context.Context, msgs []Message) (int, error)
 
 // linkPendingParents sets the parent links whose parent now exists, skipping
 // any that would close a cycle.
-func linkPendingParents(c *conn) error {
-	var links [][2]string
-	err := c.query(`SELECT p.session_id, p.parent_id FROM recall_pending_parents p
-		WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = p.parent_id)`, nil, func(st stmtRow) error {
-		links = append(links, [2]string{st.ColumnText(0), st.ColumnText(1)})
+func linkPendingParents(tx *Tx) error {
+	c := tx.c
+	type pending struct{ child, parent, source string }
+	var links []pending
+	q := `SELECT p.session_id, p.parent_id, '' FROM recall_pending_parents p
+		WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = p.parent_id)`
+	if tx.s.layout.hasIdentity {
+		q = `SELECT p.session_id, p.parent_id, COALESCE(p.parent_source, '') FROM recall_pending_parents p
+		WHERE EXISTS (SELECT 1 FROM sessions s WHERE s.id = p.parent_id)
+			OR EXISTS (SELECT 1 FROM recall_session_identity i WHERE i.native_id = p.parent_id)`
+	}
+	err := c.query(q, nil, func(st stmtRow) error {
+		links = append(links, pending{st.ColumnText(0), st.ColumnText(1), st.ColumnText(2)})
 		return nil
 	})
 	if err != nil {
 		return err
 	}
 	for _, l := range links {
-		if err := c.run("UPDATE sessions SET parent_session_id = ? WHERE id = ? AND parent_session_id IS NULL", l[1], l[0]); err != nil {
+		parent, ok, err := tx.parentSession(identity{source: l.source, native: l.parent})
+		if err != nil {
 			return err
 		}
-		if err := c.run("DELETE FROM recall_pending_parents WHERE session_id = ?", l[0]); err != nil {
+		if !ok || parent == l.child {
+			continue
+		}
+		if err := c.run("UPDATE sessions SET parent_session_id = ? WHERE id = ? AND parent_session_id IS NULL", parent, l.child); err != nil {
+			return err
+		}
+		if err := c.run("DELETE FROM recall_pending_parents WHERE session_id = ?", l.child); err != nil {
 			return err
 		}
 	}

@@ -92,7 +92,11 @@ func renderTranscript(ctx context.Context, md *markdown, st *Styles, in transcri
 		if !m.Timestamp.IsZero() {
 			when = " · " + m.Timestamp.Local().Format("2006-01-02 15:04")
 		}
-		if m.Compacted {
+		switch {
+		case m.DisplayKind == store.DisplayKindEarlier:
+			// Text the source rewrote since: kept, searched, never live.
+			when += " · earlier version"
+		case m.Compacted:
 			// Folded into a compaction summary: history the agent no
 			// longer sees, kept because a search may land on it.
 			when += " · compacted"

@@ -60,6 +60,10 @@ type Plan struct {
 	Version int
 	// Ident is the file's identity (FileIdent), recorded with its state.
 	Ident string
+	// Recheck are sessions (stored ids) the file listed that an older
+	// recall may have merged with another source's session of the same id
+	// (store.Tx.ClaimMerged): the file is read again in full.
+	Recheck []string
 	// Intact is true when the file still holds everything the last import
 	// read (unchanged, or only grown): a full re-read (a new parser
 	// version) may then replace what it produced. Otherwise the agent
@@ -108,7 +112,19 @@ func PlanFile(tx *store.Tx, source, path string, whole bool) (Plan, error) {
 		return p, nil
 	}
 	p.Seen = true
-	p.Sessions = strings.Fields(prev.Sessions)
+	// The file's records name its sessions by the source's own ids; the
+	// transaction maps them back to the stored ones.
+	if p.Sessions, err = tx.AdoptSessions(strings.Fields(prev.Sessions)); err != nil {
+		return Plan{}, err
+	}
+	if p.Recheck, err = tx.RecheckSessions(path); err != nil {
+		return Plan{}, err
+	}
+	if len(p.Recheck) > 0 {
+		// A session of it may have been merged into another source's by an
+		// older recall: read it all again and take its messages back.
+		return p, nil
+	}
 	var st savedState
 	stateOK := prev.State != "" && json.Unmarshal([]byte(prev.State), &st) == nil
 	p.Version = st.Version
@@ -222,6 +238,21 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 			all = append(all, id)
 		}
 	}
+	// The sessions first: the store maps the records' ids to stored ones
+	// by them (a session of another source may hold the same id).
+	if err := WriteSessions(tx, b.Sessions, b.Overwrite); err != nil {
+		return 0, err
+	}
+	for _, merged := range p.Recheck {
+		if _, err := tx.ClaimMerged(merged, b.Messages); err != nil {
+			return 0, err
+		}
+	}
+	if len(p.Recheck) > 0 {
+		if err := tx.DoneRecheck(p.Path); err != nil {
+			return 0, err
+		}
+	}
 	if p.Full && p.Seen {
 		for _, id := range all {
 			if !p.Intact {
@@ -235,9 +266,6 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 				return 0, fmt.Errorf("delete messages of %s: %w", id, err)
 			}
 		}
-	}
-	if err := WriteSessions(tx, b.Sessions, b.Overwrite); err != nil {
-		return 0, err
 	}
 	for _, s := range b.Sessions {
 		if !ids[s.ID] {
@@ -358,27 +386,30 @@ func MarkUnchanged(tx *store.Tx, p Plan) error {
 // metadata), parents before children; a parent missing from sessions gets a
 // minimal row so the foreign key holds until its own data arrives.
 func WriteSessions(tx *store.Tx, sessions []store.Session, overwrite bool) error {
+	// A session is its source and id: one batch may hold two sources'
+	// sessions of one id (a generic JSONL file).
+	key := func(s store.Session, id string) string { return s.Machine + "\x00" + s.Source + "\x00" + id }
 	in := map[string]bool{}
 	for _, s := range sessions {
-		in[s.ID] = true
+		in[key(s, s.ID)] = true
 	}
 	done := map[string]bool{}
 	var write func(s store.Session, depth int) error
 	write = func(s store.Session, depth int) error {
-		if done[s.ID] {
+		if done[key(s, s.ID)] {
 			return nil
 		}
-		done[s.ID] = true
+		done[key(s, s.ID)] = true
 		if s.ParentID != "" && s.ParentID != s.ID && depth < 64 {
-			if in[s.ParentID] {
+			if in[key(s, s.ParentID)] {
 				for _, p := range sessions {
-					if p.ID == s.ParentID {
+					if p.ID == s.ParentID && key(p, p.ID) == key(s, s.ParentID) {
 						if err := write(p, depth+1); err != nil {
 							return err
 						}
 					}
 				}
-			} else if err := tx.UpsertSession(store.Session{ID: s.ParentID, Source: s.Source, StartedAt: s.StartedAt}); err != nil {
+			} else if err := parentRow(tx, s); err != nil {
 				return fmt.Errorf("create parent session %s: %w", s.ParentID, err)
 			}
 		}
@@ -401,4 +432,14 @@ func WriteSessions(tx *store.Tx, sessions []store.Session, overwrite bool) error
 		}
 	}
 	return nil
+}
+
+// parentRow gives s's parent, which the batch does not carry, a minimal row
+// of s's source, unless a session of that id exists (of s's source, or the
+// one session of that id: a Hermes parent may be of another platform).
+func parentRow(tx *store.Tx, s store.Session) error {
+	if _, ok, err := tx.ParentSession(s); err != nil || ok {
+		return err
+	}
+	return tx.UpsertSession(store.Session{ID: s.ParentID, Source: s.Source, Machine: s.Machine, StartedAt: s.StartedAt})
 }

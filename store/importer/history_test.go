@@ -46,6 +46,12 @@ var historyFixtures = map[string]historyFixture{
 	"cursor-agent": {setup: sqlFixture("cursoragent", "store.db", "store.sql"), file: "store.db"},
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
+	"mistral-vibe": {dir: "vibe"},
+	"openhands":    {dir: "openhands"},
+	"grok-build":   {dir: "grokbuild"},
+	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"junie":        {dir: "junie"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the

@@ -131,6 +131,7 @@ type Report struct {
 	Deferred  int // files passed over this run (locked by their app), read on the next
 	Sessions  int // sessions created or updated
 	Messages  int // messages inserted
+	Rewritten int // stored messages the source rewrote: new text in place, the earlier kept
 	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
 	// SkipReasons counts the skipped records by why (Tally.Skip): a record
 	// type the agent keeps for itself ("progress"), "empty messages", ...
@@ -183,6 +184,7 @@ func (r *Report) Add(o Report) {
 	r.Deferred += o.Deferred
 	r.Sessions += o.Sessions
 	r.Messages += o.Messages
+	r.Rewritten += o.Rewritten
 	r.Skipped += o.Skipped
 	for why, n := range o.SkipReasons {
 		r.skipped(why, n)
@@ -214,6 +216,9 @@ func (r Report) Summary() string {
 		b.WriteString(" (" + strings.Join(why, ", ") + ")")
 	}
 	fmt.Fprintf(&b, ", %s, %s imported", Count(r.Sessions, "session", "sessions"), Count(r.Messages, "message", "messages"))
+	if r.Rewritten > 0 {
+		fmt.Fprintf(&b, ", %d rewritten (earlier text kept)", r.Rewritten)
+	}
 	if r.Skipped > 0 {
 		b.WriteString(", " + Count(r.Skipped, "record", "records") + " skipped")
 	}
@@ -355,8 +360,19 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
 		}
 	}
+	recheck := map[string]bool{}
 	if opt.Files == nil {
 		files = newestFirst(src, files)
+		// Files an older recall may have merged a session of (store.RecheckFiles)
+		// are read again, wherever they are.
+		again, err := st.RecheckFiles(ctx, src.Name())
+		if err != nil {
+			return rep, fmt.Errorf("list %s files to read again: %w", src.Name(), err)
+		}
+		files = appendMissing(files, again)
+		for _, f := range again {
+			recheck[f] = true
+		}
 	}
 	sizes := make([]int64, len(files))
 	var total, done int64
@@ -389,6 +405,11 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			r, err = src.Import(ictx, st, f)
 		}
 		done += sizes[i]
+		if err == nil && recheck[f] {
+			// A source that does not go through Commit (a database, an
+			// export) read it again as it does: nothing more to split.
+			err = st.Write(ctx, func(tx *store.Tx) error { return tx.DoneRecheck(f) })
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return rep, ctx.Err()
@@ -416,4 +437,20 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 		}
 	}
 	return rep, nil
+}
+
+// appendMissing appends to files those of more that exist and files does
+// not hold.
+func appendMissing(files, more []string) []string {
+	have := map[string]bool{}
+	for _, f := range files {
+		have[f] = true
+	}
+	for _, f := range more {
+		if !have[f] && IsFile(f) {
+			have[f] = true
+			files = append(files, f)
+		}
+	}
+	return files
 }

@@ -48,7 +48,7 @@ func (r importResult) failed() bool {
 		return true
 	}
 	if r.Err != nil {
-		return r.Report.Files == 0 && r.Report.Messages == 0
+		return r.Report.Files == 0 && r.Report.Messages == 0 && r.Report.Rewritten == 0
 	}
 	return r.Report.Failed > 0 && r.Report.Files == 0 && r.Report.Unchanged == 0
 }
@@ -76,7 +76,10 @@ type importJSON struct {
 	Deferred int `json:"deferred"`
 	Sessions int `json:"sessions"`
 	Messages int `json:"messages"`
-	Skipped  int `json:"skipped"`
+	// Rewritten counts stored messages the source rewrote: the new text in
+	// place, the earlier kept as an earlier version.
+	Rewritten int `json:"rewritten"`
+	Skipped   int `json:"skipped"`
 	// SkippedBy counts the skipped records by why (a record type the agent
 	// keeps for itself, "empty messages", ...); the rest had none given.
 	SkippedBy       map[string]int `json:"skipped_by"`
@@ -91,7 +94,7 @@ type importJSON struct {
 func (r importResult) json() importJSON {
 	out := importJSON{
 		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed, Deferred: r.Report.Deferred,
-		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Skipped: r.Report.Skipped, SkippedBy: map[string]int{},
+		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Rewritten: r.Report.Rewritten, Skipped: r.Report.Skipped, SkippedBy: map[string]int{},
 		Malformed: r.Report.Malformed, Problems: []problemJSON{},
 		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice,
 	}

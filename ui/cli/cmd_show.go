@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
@@ -55,15 +56,21 @@ func runShow(env *Env, c *Command, args []string) error {
 	if title == "" {
 		title = "(untitled)"
 	}
-	compacted := 0
+	compacted, earlier := 0, 0
 	for _, m := range msgs {
-		if m.Compacted {
+		switch {
+		case m.DisplayKind == store.DisplayKindEarlier:
+			earlier++
+		case m.Compacted:
 			compacted++
 		}
 	}
-	count := plural(len(msgs)-compacted, "message", "messages")
+	count := plural(len(msgs)-compacted-earlier, "message", "messages")
 	if compacted > 0 {
 		count += fmt.Sprintf(" (and %d compacted into a summary, marked COMPACTED)", compacted)
+	}
+	if earlier > 0 {
+		count += fmt.Sprintf(" (and %s the source rewrote, marked EARLIER VERSION)", plural(earlier, "earlier text", "earlier texts"))
 	}
 	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %s\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), count)
 	for i, m := range msgs {
@@ -71,7 +78,10 @@ func runShow(env *Env, c *Command, args []string) error {
 		if m.ToolName != "" {
 			label += ":" + field(m.ToolName)
 		}
-		if m.Compacted {
+		switch {
+		case m.DisplayKind == store.DisplayKindEarlier:
+			label += " · EARLIER VERSION"
+		case m.Compacted:
 			label += " · COMPACTED"
 		}
 		// Named by its place in the session, as everywhere a person reads;

@@ -45,6 +45,15 @@ func runStats(env *Env, c *Command, args []string) error {
 	if s.SessionsSourceGone > 0 {
 		fmt.Fprintf(w, "  kept by recall %d sessions whose files the agent deleted\n", s.SessionsSourceGone)
 	}
+	if s.MessagesRewritten > 0 {
+		fmt.Fprintf(w, "  rewritten     %d messages their source rewrote (the earlier text kept, marked earlier version)\n", s.MessagesRewritten)
+	}
+	if s.SessionsQualified > 0 {
+		fmt.Fprintf(w, "  same id       %d sessions stored as <id>@<source> (another source's session had the id)\n", s.SessionsQualified)
+	}
+	if s.FilesToRecheck > 0 {
+		fmt.Fprintf(w, "  to split      %d files may hold sessions an older recall merged with another source's: recall import all reads them again\n", s.FilesToRecheck)
+	}
 	srcs := make([]string, 0, len(s.Sources))
 	for k := range s.Sources {
 		srcs = append(srcs, k)

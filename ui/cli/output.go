@@ -68,7 +68,10 @@ type sessionJSON struct {
 	// IDEscaped is set when the id is not valid UTF-8, which a JSON string
 	// cannot carry (session_id then holds U+FFFD): it is the escaped form
 	// that show, export and resume accept.
-	IDEscaped     string  `json:"session_id_escaped,omitempty"`
+	IDEscaped string `json:"session_id_escaped,omitempty"`
+	// NativeID is the source's own id for the session, when it is stored
+	// under another (a session of another source had that id first).
+	NativeID      string  `json:"native_id,omitempty"`
 	Source        string  `json:"source"`
 	Model         string  `json:"model"`
 	Title         string  `json:"title"`
@@ -93,6 +96,9 @@ func toSessionJSON(s store.Session) sessionJSON {
 	if !utf8.ValidString(s.ID) {
 		j.IDEscaped = displayID(s.ID)
 	}
+	if s.NativeID != s.ID {
+		j.NativeID = s.NativeID
+	}
 	return j
 }
 
@@ -112,14 +118,15 @@ type messageJSON struct {
 	// role stays the stored one in this raw dump.
 	DisplayKind string `json:"display_kind,omitempty"`
 	// Compacted marks a row folded into a compaction summary (Hermes's
-	// active=0, compacted=1): history, not the live conversation.
+	// active=0, compacted=1): history, not the live conversation. An
+	// earlier version (display_kind "earlier") is not one.
 	Compacted bool `json:"compacted,omitempty"`
 }
 
 func toMessageJSON(m store.Message) messageJSON {
 	out := messageJSON{ID: m.ID, Role: m.Role, Content: m.Content, Timestamp: isoTime(m.Timestamp), ToolName: m.ToolName,
 		ToolCallID: m.ToolCallID, TokenCount: m.TokenCount, FinishReason: m.FinishReason, Reasoning: m.Reasoning,
-		DisplayKind: m.DisplayKind, Compacted: m.Compacted}
+		DisplayKind: m.DisplayKind, Compacted: m.Compacted && m.DisplayKind != store.DisplayKindEarlier}
 	if m.ToolCalls != "" {
 		if json.Valid([]byte(m.ToolCalls)) {
 			out.ToolCalls = json.RawMessage(m.ToolCalls)

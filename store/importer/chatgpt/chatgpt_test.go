@@ -121,13 +121,20 @@ func TestImportZip(t *testing.T) {
 	edited := []byte(string(raw))
 	edited = bytesReplace(edited, "Day 1 Belem, day 2 Alfama, day 3 Sintra.", "Day 1 Belem, day 2 Alfama, day 3 Cascais.")
 	rep = it.Run(t, st, &Source{}, zipped("export-2.zip", edited))
-	if rep.Sessions != 1 || rep.Messages != 4 {
-		t.Errorf("second export: %+v, want only the changed conversation (1 session, 4 messages)", rep)
+	if rep.Sessions != 1 || rep.Messages != 0 || rep.Rewritten != 1 {
+		t.Errorf("second export: %+v, want only the changed conversation (1 session, 1 message rewritten)", rep)
 	}
+	// The answer reads as edited, in its place; the text it had is kept
+	// after the conversation, as an earlier version.
 	d := it.Dump(t, st)
 	d[convD] = one(t, st, convD)
-	if got := d[convD].Msgs[3].Content; got != "Day 1 Belem, day 2 Alfama, day 3 Cascais." || len(d[convD].Msgs) != 4 || it.Count(d) != 12 {
-		t.Errorf("after the second export: %q, %d messages in all", got, it.Count(d))
+	msgs := d[convD].Msgs
+	if len(msgs) != 5 || msgs[3].Content != "Day 1 Belem, day 2 Alfama, day 3 Cascais." || msgs[3].Kind != "" ||
+		msgs[4].Content != "Day 1 Belem, day 2 Alfama, day 3 Sintra." || msgs[4].Kind != store.DisplayKindEarlier || it.Count(d) != 13 {
+		t.Errorf("after the second export: %v, %d messages in all", msgs, it.Count(d))
+	}
+	if s := d[convD].Session; s.MessageCount != 4 {
+		t.Errorf("message_count = %d, want 4 (an earlier version is not live)", s.MessageCount)
 	}
 }
 
@@ -210,7 +217,7 @@ func TestStreamed(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep = it.Run(t, st, &Source{}, file)
-	if rep.Sessions != 1 || rep.Messages != 3 || rep.Malformed != 1 || len(rep.Problems) != 1 ||
+	if rep.Sessions != 1 || rep.Messages != 0 || rep.Malformed != 1 || len(rep.Problems) != 1 ||
 		!strings.Contains(rep.Problems[0].Msg, "too large: the message is 0.0 MB") {
 		t.Errorf("second export: %+v, want convD again without its too large answer", rep)
 	}
@@ -218,7 +225,54 @@ func TestStreamed(t *testing.T) {
 	for _, m := range one(t, st, convD).Msgs {
 		kept = kept || m.Content == "Day 1 Belem, day 2 Alfama, day 3 Sintra."
 	}
-	if d := it.Dump(t, st); !kept || it.Count(d)+4 != 12 {
+	if d := it.Dump(t, st); !kept || it.Count(d)+len(one(t, st, convD).Msgs) != 12 {
 		t.Errorf("after the second export: the first answer kept %v, %d messages in all", kept, it.Count(d)+4)
+	}
+}
+
+// TestRewriteKeepsEarlierText: an export can reuse a conversation's ids
+// with other text (an edit, or an untrusted file). The message reads as the
+// newest export has it, and the text it had before stays findable, as an
+// earlier version that is not part of the live conversation; stats counts
+// it, and the import says so.
+func TestRewriteKeepsEarlierText(t *testing.T) {
+	dir := t.TempDir()
+	export := func(name, text string) string {
+		p := filepath.Join(dir, name)
+		body := `[{"conversation_id":"dup-1","title":"dup","create_time":1733400000,"current_node":"b","mapping":{
+			"a":{"message":{"id":"m1","author":{"role":"user"},"create_time":1733400000,"content":{"content_type":"text","parts":["what changed?"]}},"parent":null},
+			"b":{"message":{"id":"m2","author":{"role":"assistant"},"create_time":1733400010,"content":{"content_type":"text","parts":["` + text + `"]}},"parent":"a"}}}]`
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	st := it.Open(t)
+	ctx := context.Background()
+	it.Run(t, st, &Source{}, export("one.json", "version one of the answer"))
+	rep := it.Run(t, st, &Source{}, export("two.json", "version two of the answer"))
+	if rep.Messages != 0 || rep.Rewritten != 1 || !strings.Contains(rep.Summary(), "1 rewritten (earlier text kept)") {
+		t.Errorf("second export: %+v (%s)", rep, rep.Summary())
+	}
+	it.Run(t, st, &Source{}, export("two-again.json", "version two of the answer"))
+	msgs := it.Dump(t, st)["dup-1"].Msgs
+	it.SameMsgs(t, "dup-1", msgs, []it.Msg{
+		{Role: "user", Content: "what changed?"},
+		{Role: "assistant", Content: "version two of the answer"},
+		{Role: "assistant", Content: "version one of the answer", Kind: store.DisplayKindEarlier},
+	})
+	sess, err := st.Session(ctx, "dup-1")
+	if err != nil || sess.MessageCount != 2 {
+		t.Errorf("message_count = %d, %v; want 2 live messages", sess.MessageCount, err)
+	}
+	for _, q := range []string{`"version one"`, "version one"} {
+		res, err := st.SearchMessages(ctx, q, store.SearchFilter{})
+		if err != nil || len(res.Hits) == 0 || res.Hits[0].DisplayKind != store.DisplayKindEarlier {
+			t.Errorf("search %s: %+v, %v; want the earlier version", q, res.Hits, err)
+		}
+	}
+	s, err := st.Stats(ctx)
+	if err != nil || s.MessagesRewritten != 1 || s.Messages != 3 {
+		t.Errorf("stats: %d rewritten, %d messages, %v; want 1 and 3", s.MessagesRewritten, s.Messages, err)
 	}
 }

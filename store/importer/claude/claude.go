@@ -194,7 +194,7 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 		return rep, fmt.Errorf("remember Claude Code summaries: %w", err)
 	}
 	for sid, title := range titles {
-		sess, err := st.Session(ctx, sid)
+		sess, err := st.SessionOf(ctx, SourceName, sid)
 		if err != nil {
 			continue // the session was not imported (empty file)
 		}

@@ -215,7 +215,7 @@ func applyIndex(ctx context.Context, st *store.Store, path string, imported map[
 	sort.Strings(ids)
 	for _, id := range ids {
 		title := textutil.Title(names[id])
-		sess, err := st.Session(ctx, id)
+		sess, err := st.SessionOf(ctx, SourceName, id)
 		if err != nil || title == "" || sess.Title == title {
 			continue // not imported (yet), or already so named
 		}

@@ -61,8 +61,8 @@ func TestImport(t *testing.T) {
 		t.Fatal(err)
 	}
 	rep = it.Run(t, st, &Source{}, dir)
-	if rep.Sessions != 1 || rep.Messages != 3 {
-		t.Errorf("after a new bubble: %+v, want the one composer again (1 session, 3 messages)", rep)
+	if rep.Sessions != 1 || rep.Messages != 1 {
+		t.Errorf("after a new bubble: %+v, want the one composer again (1 session, 1 new message)", rep)
 	}
 	if n := it.Count(it.Dump(t, st)); n != 8 {
 		t.Errorf("%d messages, want 8", n)

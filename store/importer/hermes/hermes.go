@@ -280,7 +280,7 @@ func (r *run) do(sig sqlitero.Signature) error {
 			if err != nil {
 				return err
 			}
-			if err := tx.DeleteSessionMessages(id); err != nil {
+			if err := tx.DeleteSessionMessages(r.storedID(tx, id)); err != nil {
 				return err
 			}
 			n, err := r.insert(tx, msgs)
@@ -410,6 +410,9 @@ func (r *run) session(row sessionRow) store.Session {
 func (r *run) insert(tx *store.Tx, msgs []store.Message) (int, error) {
 	ok := msgs[:0:0]
 	for _, m := range msgs {
+		if row, known := r.rows[m.SessionID]; known {
+			m.Source = row.s.Source // Hermes's id may be another source's too
+		}
 		if m.Role == "" {
 			r.rep.Problemf(r.file, 0, "message %s in session %s has no role", strings.TrimPrefix(m.SourceKey, "hermes:"), m.SessionID)
 			continue
@@ -434,7 +437,7 @@ func (r *run) save(tx *store.Tx, st state, sig sqlitero.Signature) error {
 	// gone (store.SourceGone).
 	ids := make([]string, 0, len(st.Sessions))
 	for id := range st.Sessions {
-		ids = append(ids, id)
+		ids = append(ids, r.storedID(tx, id))
 	}
 	sort.Strings(ids)
 	return tx.SetImportFile(store.ImportFile{
@@ -451,4 +454,15 @@ func hashRow(parts []string) string {
 		h.Write([]byte{0})
 	}
 	return hex.EncodeToString(h.Sum(nil)[:8])
+}
+
+// storedID is the id the Hermes session id is stored under in recall (its
+// own, unless a session of another source had it first).
+func (r *run) storedID(tx *store.Tx, id string) string {
+	if row, ok := r.rows[id]; ok {
+		if s, found, err := tx.StoredID(row.s.Source, id); err == nil && found {
+			return s
+		}
+	}
+	return id
 }

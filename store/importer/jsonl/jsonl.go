@@ -158,28 +158,64 @@ type record struct {
 }
 
 // Parser turns generic JSONL lines into sessions and messages.
+//
+// A session is its source and id: records of two sources naming the same
+// session_id are two sessions (the store gives the second a qualified id).
+// A record without a source belongs to the session of its id the file
+// named last, else to source "jsonl".
 type Parser struct {
-	sessions map[string]int // id -> index in order
+	sessions map[sessionKey]int // -> index in order
 	order    []store.Session
 	msgs     []store.Message
+	// sources is the source each session id was last named with in the
+	// file, kept with the cursor so that appended records without a
+	// source join it.
+	sources map[string]string
 }
 
+type sessionKey struct{ source, id string }
+
 // NewParser returns an empty parser.
-func NewParser() *Parser { return &Parser{sessions: map[string]int{}} }
+func NewParser() *Parser {
+	return &Parser{sessions: map[sessionKey]int{}, sources: map[string]string{}}
+}
 
 func (p *Parser) reset() {
-	p.sessions = map[string]int{}
+	p.sessions = map[sessionKey]int{}
 	p.order = p.order[:0]
 	p.msgs = p.msgs[:0]
 }
 
-// Restore is a no-op: message keys, not parser state, make appends safe.
-func (p *Parser) Restore(json.RawMessage) error { return nil }
+// parserState is what Restore reads back: the sessions' sources, by id,
+// where a record named one.
+type parserState struct {
+	Sources map[string]string `json:"s,omitempty"`
+}
+
+// Restore reads the sources the file named its sessions with; message
+// keys, not parser state, make appends safe.
+func (p *Parser) Restore(raw json.RawMessage) error {
+	if len(raw) == 0 {
+		return nil
+	}
+	var st parserState
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return err
+	}
+	for id, src := range st.Sources {
+		p.sources[id] = src
+	}
+	return nil
+}
 
 // Result returns the sessions first seen in (or named by) the lines read, to
 // be created with their first-sight metadata, and the messages.
 func (p *Parser) Result() importer.Result {
-	return importer.Result{Sessions: append([]store.Session(nil), p.order...), Messages: p.msgs}
+	var state any
+	if len(p.sources) > 0 {
+		state = parserState{Sources: p.sources}
+	}
+	return importer.Result{Sessions: append([]store.Session(nil), p.order...), Messages: p.msgs, State: state}
 }
 
 var roles = map[string]bool{"user": true, "assistant": true, "tool": true, "system": true}
@@ -239,10 +275,15 @@ func (p *Parser) Line(text []byte, t *importer.Tally) error {
 	}
 	sid := *r.SessionID
 	src := r.Source
-	if src == "" {
+	switch {
+	case src != "":
+		p.sources[sid] = src
+	case p.sources[sid] != "":
+		src = p.sources[sid]
+	default:
 		src = SourceName
 	}
-	if i, ok := p.sessions[sid]; ok {
+	if i, ok := p.sessions[sessionKey{src, sid}]; ok {
 		s := &p.order[i]
 		if s.Title == "" {
 			s.Title = r.Title
@@ -260,14 +301,14 @@ func (p *Parser) Line(text []byte, t *importer.Tally) error {
 			s.GitBranch = r.GitBranch
 		}
 	} else {
-		p.sessions[sid] = len(p.order)
+		p.sessions[sessionKey{src, sid}] = len(p.order)
 		p.order = append(p.order, store.Session{
 			ID: sid, Source: src, Model: r.Model, Title: r.Title,
 			ParentID: r.ParentSessionID, StartedAt: ts, Cwd: r.Cwd, GitBranch: r.GitBranch,
 		})
 	}
 	m := store.Message{
-		SessionID: sid, Role: *r.Role, Content: content, ToolCallID: r.ToolCallID,
+		SessionID: sid, Source: src, Role: *r.Role, Content: content, ToolCallID: r.ToolCallID,
 		ToolCalls: toolCalls, ToolName: r.ToolName, Timestamp: ts, TokenCount: tokens,
 		FinishReason: r.FinishReason, Reasoning: r.Reasoning,
 	}

@@ -140,8 +140,8 @@ func TestOpenCodeIncremental(t *testing.T) {
 	}
 	w.Close()
 	rep := importtest.Run(t, st, src, home)
-	if rep.Sessions != 1 || rep.Messages != 6 {
-		t.Fatalf("import after a new turn = %+v, want 1 session re-read into 6 messages", rep)
+	if rep.Sessions != 1 || rep.Messages != 2 {
+		t.Fatalf("import after a new turn = %+v, want 1 session re-read, 2 new messages", rep)
 	}
 	s := importtest.Dump(t, st)[sid]
 	last := s.Msgs[len(s.Msgs)-2:]

@@ -259,8 +259,16 @@ func ImportStream[C any](ctx context.Context, st *store.Store, source, file stri
 		return rep, err
 	}
 	err = st.Write(ctx, func(tx *store.Tx) error {
+		stored := make([]string, 0, len(ids))
+		for _, id := range ids {
+			if s, ok, err := tx.StoredID(source, id); err != nil {
+				return err
+			} else if ok {
+				stored = append(stored, s)
+			}
+		}
 		return tx.SetImportFile(store.ImportFile{Path: file, Source: source, Size: fi.Size(), ModTime: fi.ModTime(),
-			Offset: cnt.n, State: stateDone, Sessions: strings.Join(ids, " ")})
+			Offset: cnt.n, State: stateDone, Sessions: strings.Join(stored, " ")})
 	})
 	if err != nil {
 		return rep, err
@@ -353,8 +361,9 @@ func (w *writer) add(c Conversation) {
 func (w *writer) stream(sess store.Session, fp string, line int, rows func(t *importer.Tally, sess *store.Session, emit func(store.Message) error) error) (written bool, err error) {
 	t0 := time.Now()
 	var part importer.Report
-	inserted := 0
+	inserted, rewritten := 0, 0
 	err = w.st.Write(w.ctx, func(tx *store.Tx) error {
+		defer func() { rewritten = tx.Rewritten() }()
 		part, inserted, written = importer.Report{}, 0, false
 		t := importer.NewTally(&part, w.file)
 		t.Line = line
@@ -414,6 +423,7 @@ func (w *writer) stream(sess store.Session, fp string, line int, rows func(t *im
 	if written {
 		w.rep.Sessions++
 		w.rep.Messages += inserted
+		w.rep.Rewritten += rewritten
 	}
 	w.rep.WriteTime += time.Since(t0)
 	return written, nil
@@ -433,8 +443,9 @@ func (w *writer) flush() error {
 		return nil
 	}
 	t0 := time.Now()
-	var sessions, inserted int
+	var sessions, inserted, rewritten int
 	err := w.st.Write(w.ctx, func(tx *store.Tx) error {
+		defer func() { rewritten = tx.Rewritten() }()
 		sessions, inserted = 0, 0
 		for _, c := range w.convs {
 			key := Key(w.source, c.Session.ID)
@@ -445,15 +456,16 @@ func (w *writer) flush() error {
 			if seen && prev.State == c.Fingerprint {
 				continue
 			}
+			if err := importer.WriteSessions(tx, []store.Session{c.Session}, true); err != nil {
+				return err
+			}
 			if seen {
 				// What the export no longer has (a deleted branch, a
-				// pruned conversation) stays in recall.
+				// pruned conversation) stays in recall, and a message it
+				// rewrote keeps its earlier text.
 				if c.Messages, err = tx.KeepDropped(c.Session.ID, c.Messages); err != nil {
 					return err
 				}
-			}
-			if err := importer.WriteSessions(tx, []store.Session{c.Session}, true); err != nil {
-				return err
 			}
 			if len(c.Messages) > 0 {
 				n, err := tx.InsertMessages(c.Messages)
@@ -476,6 +488,7 @@ func (w *writer) flush() error {
 	}
 	w.rep.Sessions += sessions
 	w.rep.Messages += inserted
+	w.rep.Rewritten += rewritten
 	w.rep.WriteTime += time.Since(t0)
 	w.convs, w.msgs = w.convs[:0], 0
 	return nil

@@ -158,6 +158,28 @@ func ParseTime(s string) time.Time {
 	return t
 }
 
+// ParseLocalTime reads a timestamp as Python's isoformat() writes it: RFC
+// 3339 when it has a zone, else the machine's local time (what
+// datetime.now().isoformat() meant where it was written); the zero time
+// when unreadable.
+func ParseLocalTime(s string) time.Time {
+	if t := ParseTime(s); !t.IsZero() {
+		return t
+	}
+	t, err := time.ParseInLocation("2006-01-02T15:04:05.999999999", s, time.Local)
+	if err != nil {
+		return time.Time{}
+	}
+	return t.UTC()
+}
+
+// DelegatedFrom is the model_config a sub-agent's session gets: Hermes's
+// lineage marker naming the session that delegated to it.
+func DelegatedFrom(parent string) string {
+	raw, _ := json.Marshal(map[string]string{"_delegate_from": parent})
+	return string(raw)
+}
+
 // uuid is a session UUID as the agents write them into file names.
 var uuid = regexp.MustCompile(`[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}`)
 

@@ -1,0 +1,137 @@
+package store
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+)
+
+// A source that rewrites whole sessions (a data export, an app's database)
+// may hand recall a message it imported before with other text: an edit, a
+// regenerated answer under the same id, or an untrusted export reusing a
+// conversation's ids. The message then takes the new text in its place
+// (transcripts read as the source has them now), and the text it had is
+// kept as an earlier version: a row of its own that is not part of the live
+// conversation (active = 0, so no count, title or preview uses it) but is
+// searched as Hermes searches compacted rows (compacted = 1), and marked
+// display_kind = 'earlier' so every view labels it. Nothing once imported
+// is lost; `recall stats` counts these rows (messages_rewritten).
+
+// earlierKeyTag joins a message's source key and a hash of the earlier
+// text it had, into the earlier version's own key: importing the same
+// rewrite twice keeps one copy.
+const earlierKeyTag = "~earlier:"
+
+// keyedRow is a stored message found by its source key.
+type keyedRow struct {
+	id                                                 int64
+	role, content, callID, calls, tool, reasoning, fin string
+	ts                                                 float64
+	tokens                                             int
+	active, compacted                                  bool
+	kind                                               string
+}
+
+func (r keyedRow) sameText(m *Message) bool {
+	return r.role == m.Role && r.content == cleanContent(m.Content) && r.callID == m.ToolCallID &&
+		r.calls == m.ToolCalls && r.tool == m.ToolName && r.reasoning == m.Reasoning
+}
+
+func (r keyedRow) sameState(m *Message) bool {
+	return (m.Timestamp.IsZero() || tsKey(r.ts) == tsKey(toEpoch(m.Timestamp))) && r.fin == m.FinishReason &&
+		r.tokens == m.TokenCount && r.active == !m.Inactive && r.compacted == m.Compacted && r.kind == m.DisplayKind
+}
+
+// refreshKeyed brings the stored message of session sid with m's source key
+// up to m (see KeepDropped); false when there is none and m is new.
+func (tx *Tx) refreshKeyed(sid string, m *Message) (bool, error) {
+	row, ok, err := tx.keyedRow(sid, m.SourceKey)
+	if err != nil || !ok {
+		return false, err
+	}
+	m.ID = row.id
+	switch {
+	case row.sameText(m) && row.sameState(m):
+		return true, nil
+	case row.sameText(m):
+		return true, tx.overwriteMessage(row.id, m)
+	}
+	if err := tx.keepEarlier(sid, m.SourceKey, row); err != nil {
+		return false, err
+	}
+	tx.rewritten++
+	return true, tx.overwriteMessage(row.id, m)
+}
+
+// Rewritten is how many stored messages this transaction gave new text,
+// keeping their earlier text as earlier versions.
+func (tx *Tx) Rewritten() int { return tx.rewritten }
+
+// keyedRow reads the message of session sid stored with source key key.
+func (tx *Tx) keyedRow(sid, key string) (keyedRow, bool, error) {
+	var r keyedRow
+	found := false
+	l := tx.s.layout
+	q := `SELECT m.id, m.role, COALESCE(m.content, ''), COALESCE(m.tool_call_id, ''), COALESCE(m.tool_calls, ''),
+		COALESCE(m.tool_name, ''), COALESCE(` + l.messageCol("reasoning", "NULL") + `, ''), COALESCE(` + l.messageCol("finish_reason", "NULL") + `, ''),
+		COALESCE(m.timestamp, 0), COALESCE(m.token_count, 0), COALESCE(` + l.messageCol("active", "1") + `, 1),
+		COALESCE(` + l.messageCol("compacted", "0") + `, 0), COALESCE(` + l.messageCol("display_kind", "NULL") + `, '')
+		FROM recall_message_keys k JOIN messages m ON m.id = k.message_id WHERE k.key = ?`
+	err := tx.c.query(q, []any{sid + "\x00" + key}, func(st stmtRow) error {
+		found = true
+		r = keyedRow{id: st.ColumnInt64(0), role: st.ColumnText(1), content: st.ColumnText(2), callID: st.ColumnText(3),
+			calls: st.ColumnText(4), tool: st.ColumnText(5), reasoning: st.ColumnText(6), fin: st.ColumnText(7),
+			ts: st.ColumnFloat(8), tokens: st.ColumnInt(9), active: st.ColumnInt(10) != 0, compacted: st.ColumnInt(11) != 0,
+			kind: st.ColumnText(12)}
+		return nil
+	})
+	return r, found, err
+}
+
+// keepEarlier stores row's text as an earlier version of the message with
+// source key key in session sid.
+func (tx *Tx) keepEarlier(sid, key string, row keyedRow) error {
+	h := sha256.New()
+	for _, s := range []string{row.role, row.content, row.callID, row.calls, row.tool, row.reasoning} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	old := Message{SessionID: sid, Role: row.role, Content: row.content, ToolCallID: row.callID, ToolCalls: row.calls,
+		ToolName: row.tool, Reasoning: row.reasoning, FinishReason: row.fin, TokenCount: row.tokens,
+		Timestamp: fromEpoch(row.ts), Inactive: true, Compacted: true, DisplayKind: DisplayKindEarlier,
+		SourceKey: key + earlierKeyTag + hex.EncodeToString(h.Sum(nil)[:12])}
+	if !tx.s.layout.hasDisplayState() {
+		return nil // a Hermes file before v11 cannot mark it: it keeps the new text only
+	}
+	_, err := tx.insertMessage(&old, sid, tx.bulkTriggers != nil)
+	return err
+}
+
+// overwriteMessage gives the stored message id m's text and state, in
+// place (the index triggers re-index it).
+func (tx *Tx) overwriteMessage(id int64, m *Message) error {
+	ts := m.Timestamp
+	if ts.IsZero() {
+		ts = now()
+	}
+	set := "role = ?, content = ?, tool_call_id = ?, tool_calls = ?, tool_name = ?, timestamp = ?, token_count = ?"
+	args := []any{m.Role, cleanContent(m.Content), nullString(m.ToolCallID), nullString(m.ToolCalls), nullString(m.ToolName), ts, nullInt(m.TokenCount)}
+	l := tx.s.layout
+	if l.messageCols["finish_reason"] {
+		set += ", finish_reason = ?"
+		args = append(args, nullString(m.FinishReason))
+	}
+	if l.messageCols["reasoning"] {
+		set += ", reasoning = ?"
+		args = append(args, nullString(m.Reasoning))
+	}
+	if l.hasDisplayState() {
+		set += ", active = ?, compacted = ?, display_kind = ?"
+		args = append(args, boolInt(!m.Inactive), boolInt(m.Compacted), nullString(m.DisplayKind))
+	}
+	if err := tx.c.run("UPDATE messages SET "+set+" WHERE id = ?", append(args, id)...); err != nil {
+		return fmt.Errorf("rewrite message %d: %w", id, err)
+	}
+	tx.bytes += int64(messageBytes(m))
+	return nil
+}
