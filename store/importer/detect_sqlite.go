@@ -16,27 +16,40 @@ var (
 	FormatCursorAgent = Format{Source: "cursor-agent", Alias: "cursor-agent", What: "a cursor-agent store.db"}
 )
 
-// detectSQLite names a SQLite database by its tables; a database it cannot
-// read, or one with none of these tables, is taken for Hermes's, as before.
+// detectSQLite names a SQLite database by its tables; one with none of an
+// agent's is taken for Hermes's, as before. A database it cannot read
+// (locked by its app, refused by sqlitero's bounds) is the zero Format:
+// no hint is better than a wrong one.
 func detectSQLite(path string) Format {
 	db, err := sqlitero.Open(context.Background(), path)
 	if err != nil {
-		return FormatHermes
+		return Format{}
 	}
 	defer db.Close()
+	var readErr error
 	has := func(table, col string) bool {
+		if readErr != nil {
+			return false
+		}
 		cols, err := db.Columns(table)
+		readErr = err
 		return err == nil && cols[col]
 	}
+	var f Format
 	switch {
 	case has("cursorDiskKV", "key"):
-		return FormatCursor
+		f = FormatCursor
 	case has("messages", "parts"):
-		return FormatCrush
+		f = FormatCrush
 	case has("messages", "content_json"):
-		return FormatGoose
+		f = FormatGoose
 	case has("blobs", "data") && has("meta", "value"):
-		return FormatCursorAgent
+		f = FormatCursorAgent
+	default:
+		f = FormatHermes // as before: the SQLite database recall reads by default
 	}
-	return FormatHermes
+	if readErr != nil {
+		return Format{}
+	}
+	return f
 }
