@@ -360,6 +360,10 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
 		}
 	}
+	// A file is recorded by its absolute path: a relative one holds only
+	// from the folder the import ran in (run from another, `stats` counted
+	// every session of `import jsonl assets/demo/*.jsonl` as deleted).
+	files = Absolute(files)
 	recheck := map[string]bool{}
 	if opt.Files == nil {
 		files = newestFirst(src, files)

@@ -219,6 +219,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}
 	ln := watchLock(st, env.Stderr, "recall import", *lockTimeout)
+	// Records an older recall kept under relative paths, by their absolute
+	// ones where they resolve from here.
+	if err := importer.AbsolutePaths(env.Ctx, st); err != nil {
+		return lockTimeoutError(err, *lockTimeout)
+	}
 	pr := newImportProgress(env, st, *asJSON)
 	defer pr.finish()
 	// Rows and the unicode61 index first, the trigram index in one pass

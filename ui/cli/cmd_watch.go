@@ -87,6 +87,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}
 	watchLock(st, env.Stderr, "recall watch", *lockTimeout)
+	if err := importer.AbsolutePaths(env.Ctx, st); err != nil {
+		return err
+	}
 	// An import stopped before its trigram pass left rows for it: finish
 	// them first (searches cover them meanwhile).
 	if err := st.IndexDeferredTrigram(env.Ctx, nil); err != nil && env.Ctx.Err() == nil {
