@@ -160,3 +160,51 @@ func TestImportAllPastHostileDB(t *testing.T) {
 		t.Errorf("exit %d:\n%s%s", code, out, errOut)
 	}
 }
+
+// TestFirstImportAllSaysWhatAndWhere: the first `import all` on a machine
+// with Claude Code and Codex says why it skipped what it skipped (grouped
+// by kind, under each source's line), counts in English ("1 file"), gives
+// the total and the database, and ends with the next step, after the
+// retention notes. Before: "178 records skipped" with no reason, "1
+// files", no database, no total, and the notes last.
+func TestFirstImportAllSaysWhatAndWhere(t *testing.T) {
+	home := isolateAgents(t)
+	for env, dir := range map[string]string{"CLAUDE_CONFIG_DIR": "claude-code/home/.claude", "CODEX_HOME": "codex/home/.codex"} {
+		to := filepath.Join(home, env)
+		if err := os.CopyFS(to, os.DirFS(filepath.Join("..", "..", "testdata", "agents", dir))); err != nil {
+			t.Fatal(err)
+		}
+		t.Setenv(env, to)
+	}
+	db := filepath.Join(home, "state.db")
+	code, out, errOut := runCLI(t, false, "--db", db, "import", "all")
+	if code != 0 {
+		t.Fatalf("exit %d:\n%s%s", code, out, errOut)
+	}
+	lines := strings.Split(strings.TrimSuffix(out, "\n"), "\n")
+	sources := 0
+	for i, l := range lines {
+		if strings.Contains(l, " 1 files") || strings.Contains(l, " 1 sessions") || strings.Contains(l, " 1 messages") {
+			t.Errorf("not English: %q", l)
+		}
+		if strings.HasPrefix(l, "claude-code: ") || strings.HasPrefix(l, "codex: ") {
+			sources++
+			if !strings.Contains(l, "records skipped") {
+				t.Errorf("the fixture skips records: %q", l)
+				continue
+			}
+			if i+1 == len(lines) || !strings.HasPrefix(lines[i+1], "  records skipped, by kind: ") || !strings.ContainsAny(lines[i+1], "0123456789") {
+				t.Errorf("no reasons under %q", l)
+			}
+		}
+	}
+	total := lines[len(lines)-1]
+	if sources != 2 || !strings.HasPrefix(total, "total: ") || !strings.Contains(total, " from 2 sources in ") || !strings.HasSuffix(total, ", into "+db) {
+		t.Errorf("output:\n%s", out)
+	}
+	errLines := strings.Split(strings.TrimSuffix(errOut, "\n"), "\n")
+	if last := errLines[len(errLines)-1]; last != "next: `recall --db "+db+"` to browse and search them (`recall --db "+db+" search QUERY` in a script)" ||
+		!strings.Contains(errOut, "note: Claude Code deletes transcripts") {
+		t.Errorf("stderr does not end with the next step:\n%s", errOut)
+	}
+}
