@@ -261,29 +261,16 @@ func rows(c *conversation, sess *store.Session, items *export.Items, t *importer
 		return err
 	}
 	id, start := c.ID, sess.StartedAt
-	n := 0
-	put := func(row store.Message) error {
-		if n == 0 && sess.StartedAt.IsZero() {
-			sess.StartedAt = row.Timestamp
-		}
-		n++
-		return emit(row)
-	}
+	out := export.NewEmitter(sess, emit)
 	var reasoning []string
 	var lastCall, lastCallTo string
 	for _, i := range path {
-		key, raw, err := items.Read(int(i))
-		if err != nil {
-			return err
-		}
 		var nd node
-		if err := json.Unmarshal(raw, &nd); err != nil {
-			var te *json.UnmarshalTypeError
-			if !errors.As(err, &te) {
-				t.Malformed("node %s: %s", key, importer.DecodeProblem(err))
-				continue
+		if ok, err := items.Decode(int(i), &nd, t, "node"); err != nil || !ok {
+			if err != nil {
+				return err
 			}
-			t.Malformed("node %s: %s (imported without it)", key, importer.DecodeProblem(err))
+			continue
 		}
 		m := nd.Message
 		if m == nil {
@@ -347,17 +334,17 @@ func rows(c *conversation, sess *store.Session, items *export.Items, t *importer
 			t.Skip("empty messages") // a placeholder the app left
 			continue
 		}
-		if err := put(row); err != nil {
+		if err := out.Put(row); err != nil {
 			return err
 		}
 	}
 	if len(reasoning) > 0 {
 		// Thinking with no answer after it (a stopped reply).
-		if err := put(store.Message{SessionID: id, Role: "assistant", Reasoning: strings.Join(reasoning, "\n\n"), Timestamp: sess.EndedAt}); err != nil {
+		if err := out.Put(store.Message{SessionID: id, Role: "assistant", Reasoning: strings.Join(reasoning, "\n\n"), Timestamp: sess.EndedAt}); err != nil {
 			return err
 		}
 	}
-	if n == 0 {
+	if out.N == 0 {
 		t.Skip("empty conversations") // nothing to find in it
 	}
 	return nil

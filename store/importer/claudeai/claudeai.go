@@ -158,27 +158,14 @@ func head(raw json.RawMessage, t *importer.Tally) (*conversation, store.Session,
 // rows converts the messages shown, one at a time.
 func rows(c *conversation, sess *store.Session, items *export.Items, t *importer.Tally, emit func(store.Message) error) error {
 	start := sess.StartedAt
-	n := 0
-	put := func(row store.Message) error {
-		if n == 0 && sess.StartedAt.IsZero() {
-			sess.StartedAt = row.Timestamp
-		}
-		n++
-		return emit(row)
-	}
+	out := export.NewEmitter(sess, emit)
 	for _, i := range c.branch(items) {
-		_, raw, err := items.Read(int(i))
-		if err != nil {
-			return err
-		}
 		var m message
-		if err := json.Unmarshal(raw, &m); err != nil {
-			var te *json.UnmarshalTypeError
-			if !errors.As(err, &te) {
-				t.Malformed("message %d: %s", i+1, importer.DecodeProblem(err))
-				continue
+		if ok, err := items.Decode(int(i), &m, t, "message"); err != nil || !ok {
+			if err != nil {
+				return err
 			}
-			t.Malformed("message %s: %s (imported without it)", m.UUID, importer.DecodeProblem(err))
+			continue
 		}
 		ts := parseTime(m.CreatedAt)
 		if ts.IsZero() {
@@ -210,7 +197,7 @@ func rows(c *conversation, sess *store.Session, items *export.Items, t *importer
 				t.Skip("empty messages")
 				continue
 			}
-			if err := put(store.Message{SessionID: c.UUID, Role: "user", Content: text, Timestamp: ts, SourceKey: m.UUID}); err != nil {
+			if err := out.Put(store.Message{SessionID: c.UUID, Role: "user", Content: text, Timestamp: ts, SourceKey: m.UUID}); err != nil {
 				return err
 			}
 		case "assistant":
@@ -219,7 +206,7 @@ func rows(c *conversation, sess *store.Session, items *export.Items, t *importer
 				t.Skip("empty messages")
 			}
 			for _, r := range rows {
-				if err := put(r); err != nil {
+				if err := out.Put(r); err != nil {
 					return err
 				}
 			}
@@ -227,7 +214,7 @@ func rows(c *conversation, sess *store.Session, items *export.Items, t *importer
 			t.Malformed("message %s: unknown sender %q", m.UUID, m.Sender)
 		}
 	}
-	if n == 0 {
+	if out.N == 0 {
 		t.Skip("empty conversations")
 	}
 	return nil

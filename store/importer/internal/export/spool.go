@@ -3,11 +3,16 @@ package export
 import (
 	"bufio"
 	"cmp"
+	"encoding/json"
+	"errors"
 	"fmt"
 	"hash/maphash"
 	"io"
 	"os"
 	"slices"
+
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer"
 )
 
 // spoolInMemory is how much of one conversation's items is kept in memory;
@@ -260,4 +265,48 @@ func (it *Items) Path(leaf int) []int32 {
 	}
 	slices.Reverse(rev)
 	return rev
+}
+
+// Decode reads item i into v. A field of the wrong kind costs only that
+// field: it is reported through t, as what and the item's id, and v holds
+// the rest. JSON that does not decode is reported and ok is false.
+func (it *Items) Decode(i int, v any, t *importer.Tally, what string) (ok bool, err error) {
+	id, raw, err := it.Read(i)
+	if err != nil {
+		return false, err
+	}
+	if id == "" {
+		id = fmt.Sprintf("#%d", i+1)
+	}
+	if err := json.Unmarshal(raw, v); err != nil {
+		var te *json.UnmarshalTypeError
+		if !errors.As(err, &te) {
+			t.Malformed("%s %s: %s", what, id, importer.DecodeProblem(err))
+			return false, nil
+		}
+		t.Malformed("%s %s: %s (imported without it)", what, id, importer.DecodeProblem(err))
+	}
+	return true, nil
+}
+
+// Emitter passes a conversion's rows on, counting them, and gives the
+// session the time of its first row when its head had none.
+type Emitter struct {
+	sess *store.Session
+	emit func(store.Message) error
+	N    int // rows emitted
+}
+
+// NewEmitter wraps Rows's sess and emit.
+func NewEmitter(sess *store.Session, emit func(store.Message) error) *Emitter {
+	return &Emitter{sess: sess, emit: emit}
+}
+
+// Put emits one row.
+func (e *Emitter) Put(m store.Message) error {
+	if e.N == 0 && e.sess.StartedAt.IsZero() {
+		e.sess.StartedAt = m.Timestamp
+	}
+	e.N++
+	return e.emit(m)
 }
