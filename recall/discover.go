@@ -47,8 +47,9 @@ type DiscoverOptions struct {
 	Limit            int                // sessions; 0 = Options.Sessions
 	CurrentSessionID string             // excluded with its whole lineage
 	Filter           store.SearchFilter // roles, sources, time range, Typing, Phase
-	// SkipEvidence leaves Result.Window and the bookends empty: the TUI's
-	// first paint per keystroke shows sessions and snippets only, and the
+	// SkipEvidence leaves Result.Window and the bookends empty (but an
+	// untitled result's opening messages, which name it): the TUI's first
+	// paint per keystroke shows sessions and snippets only, and the
 	// evidence reads (three queries per session) would double its latency.
 	SkipEvidence bool
 }
@@ -237,9 +238,23 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 }
 
 // evidenceAll reads every result's evidence at once (unless skip): the
-// store has several reader connections.
+// store has several reader connections. Skipping it, an untitled result
+// still gets its session's opening messages (BookendStart), so that it is
+// named by its first prompt (Result.Name) as the browse list and `recall
+// search` name it, never "(untitled)".
 func (e *Engine) evidenceAll(ctx context.Context, results []Result, skip bool) error {
 	if skip {
+		for i := range results {
+			r := &results[i]
+			if strings.TrimSpace(r.Title) != "" {
+				continue
+			}
+			start, _, err := e.st.Bookends(ctx, r.SessionID, math.MaxInt64, math.MaxInt64, BookendCount)
+			if err != nil {
+				return fmt.Errorf("read the first prompt of %s: %w", r.SessionID, err)
+			}
+			r.BookendStart = start
+		}
 		return nil
 	}
 	errs := make([]error, len(results))

@@ -12,7 +12,11 @@ import (
 
 // ExportMarkdown writes a session as a markdown document: a metadata header,
 // then each message under its role. The text is the stored text, byte for
-// byte: a caller that writes to a terminal or a pager sanitises it first.
+// byte, but for tool calls, which are shown as a person reads them (each
+// call's name, then its arguments with their strings decoded: the stored
+// JSON escapes every quote and newline of a command twice); a list that is
+// not JSON is kept as stored. A caller that writes to a terminal or a pager
+// sanitises it first.
 func ExportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error {
 	var b strings.Builder
 	title := strings.Join(strings.Fields(sess.Title), " ")
@@ -51,11 +55,29 @@ func ExportMarkdown(w io.Writer, sess store.Session, msgs []store.Message) error
 		b.WriteString(content)
 		b.WriteString("\n")
 		if m.ToolCalls != "" && m.ToolCalls != "[]" {
-			b.WriteString("\n" + fenced(m.ToolCalls, "json") + "\n")
+			b.WriteString(markdownToolCalls(m.ToolCalls))
 		}
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// markdownToolCalls is a tool_calls column in markdown: each call's name,
+// then its arguments (ReadableArgs) in a text block; JSON it cannot read is
+// fenced as stored.
+func markdownToolCalls(raw string) string {
+	calls, ok := ParseToolCalls(raw)
+	if !ok {
+		return "\n" + fenced(raw, "json") + "\n"
+	}
+	var b strings.Builder
+	for _, c := range calls {
+		b.WriteString("\n⚙ **" + c.Name + "**\n")
+		if args := c.ReadableArgs(); args != "" && args != "{}" {
+			b.WriteString("\n" + fenced(args, "text") + "\n")
+		}
+	}
+	return b.String()
 }
 
 // fenced wraps s in a code fence longer than any backtick run inside it.

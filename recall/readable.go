@@ -2,7 +2,9 @@ package recall
 
 import (
 	"encoding/json"
+	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf16"
@@ -141,6 +143,80 @@ func (c ToolCall) PrettyArgs() string {
 	return strings.TrimRight(b.String(), "\n")
 }
 
+// argKeys are the call's argument names, the telling ones first (in
+// mainArgKeys' order), then the rest sorted: a map has no order of its own.
+func (c ToolCall) argKeys() []string {
+	keys := make([]string, 0, len(c.Args))
+	for _, k := range mainArgKeys {
+		if _, ok := c.Args[k]; ok {
+			keys = append(keys, k)
+		}
+	}
+	var rest []string
+	for k := range c.Args {
+		if !slices.Contains(mainArgKeys, k) {
+			rest = append(rest, k)
+		}
+	}
+	slices.Sort(rest)
+	return append(keys, rest...)
+}
+
+// argText is one argument value for a person: a string decoded (as the
+// agent passed it), anything else as compact JSON without HTML escaping.
+func argText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	var b strings.Builder
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return fmt.Sprint(v)
+	}
+	return strings.TrimRight(b.String(), "\n")
+}
+
+// ReadableArgs is the call's arguments for a person to read: one
+// `key: value` line each, the telling argument first, every string decoded
+// (a command's quotes and newlines as the agent wrote them, never `\"` or
+// `\n`); a value of several lines follows `key: |` indented, as in YAML.
+// Arguments that are not an object are RawArgs.
+func (c ToolCall) ReadableArgs() string {
+	if c.Args == nil {
+		return strings.TrimSpace(c.RawArgs)
+	}
+	var b strings.Builder
+	for _, k := range c.argKeys() {
+		v := argText(c.Args[k])
+		if b.Len() > 0 {
+			b.WriteByte('\n')
+		}
+		if !strings.Contains(v, "\n") {
+			b.WriteString(k + ": " + v)
+			continue
+		}
+		b.WriteString(k + ": |")
+		for _, l := range strings.Split(strings.TrimRight(v, "\n"), "\n") {
+			b.WriteString("\n  " + l)
+		}
+	}
+	return b.String()
+}
+
+// FlatArgs is ReadableArgs on one line, `key=value` pairs (the telling
+// argument first), strings decoded and their line breaks spaces.
+func (c ToolCall) FlatArgs() string {
+	if c.Args == nil {
+		return oneLine(c.RawArgs)
+	}
+	parts := make([]string, 0, len(c.Args))
+	for _, k := range c.argKeys() {
+		parts = append(parts, k+"="+oneLine(argText(c.Args[k])))
+	}
+	return strings.Join(parts, " ")
+}
+
 // DescribeToolCalls is a tool_calls column as one line, `Bash docker ps ·
 // Read /etc/hosts`; what it cannot decode is the raw text on one line.
 func DescribeToolCalls(raw string) string {
@@ -190,7 +266,9 @@ func ReadableSnippet(s string) string {
 		parts = append(parts, p)
 	}
 	if js != "" {
-		midString := !strings.HasPrefix(strings.TrimSpace(js), "[") && !strings.HasPrefix(strings.TrimSpace(js), "{")
+		t := strings.TrimSpace(js)
+		// Cut inside a string literal, unless it starts at a key ("command": …).
+		midString := !strings.HasPrefix(t, "[") && !strings.HasPrefix(t, "{") && !keyStartRE.MatchString(t)
 		if d := describeFragment(js, midString); d != "" {
 			parts = append(parts, "⚙ "+d)
 		}
@@ -222,7 +300,15 @@ func cutEllipses(s string) (lead bool, body string, trail bool) {
 
 // toolJSONRE finds what only a stored tool call holds: its keys, its ids,
 // and the escaped quotes and doubly escaped newlines of its arguments string.
-var toolJSONRE = regexp.MustCompile(`"(?:arguments|function|input|name|type)"\s*:|\\"|\\\\[nt]|"toolu_|"call_`)
+var toolJSONRE = regexp.MustCompile(`"(?:arguments|function|input|name|type|command|cmd|file_path|old_string|new_string|content|pattern)"\s*:|\\"|\\\\[nt]|"toolu_|"call_|"\}+\]`)
+
+// keyStartRE is a JSON text that starts at an object key.
+var keyStartRE = regexp.MustCompile(`^"[^"\\]*"\s*:`)
+
+// doubleEscapeRE finds what only a JSON string inside a JSON string holds
+// (the arguments of an OpenAI tool call): an escaped quote or newline
+// escaped again.
+var doubleEscapeRE = regexp.MustCompile(`\\\\\\"|\\\\[nt]`)
 
 func looksLikeToolJSON(s string) bool { return toolJSONRE.MatchString(s) }
 
@@ -245,7 +331,9 @@ func describeFragment(js string, midString bool) string {
 				flush("")
 			}
 			name = lit.val
-		case lit.key == "arguments", lit.key == "?" && looksLikeToolJSON(lit.val):
+		case lit.key == "arguments", lit.key == "?" && (looksLikeToolJSON(lit.val) || doubleEscapeRE.MatchString(js)):
+			// Cut inside the arguments string: its text is JSON again,
+			// decoded a second time (`\\n` is a newline, not "\n").
 			flush(mainArgOfFragment(lit.val, lit.key == "?"))
 		case lit.key == "?" || isMainArgKey(lit.key):
 			flush(lit.val)

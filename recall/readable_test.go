@@ -29,6 +29,15 @@ func TestReadableSnippet(t *testing.T) {
 		"cut inside the arguments string": {
 			`…ledgerly-net\\ndocker ` + m("network") + ` inspect \\\"$NET\\\" >/dev/null 2>&1 || ` + m("docker") + ` create \\\"$NET\\\"\\n\\ndocker…`,
 			"…⚙ ledgerly-net docker " + m("network") + ` inspect "$NET" >/dev/null 2>&1 || ` + m("docker") + ` create "$NET" docker…`},
+		// Issue 32: a cut inside the arguments string with no quote in it
+		// showed `%i\nAfter=network.target\n\n[Service]`.
+		"cut inside the arguments string, newlines only": {
+			`… %i\\nAfter=` + m("network") + `.target\\n\\n[Service]\\nEnvi…`,
+			"…⚙ %i After=" + m("network") + ".target [Service] Envi…"},
+		// The bare {"name","input"} form escapes once.
+		"cut inside an input object": {
+			`…"command":"cat <<EOF\nAfter=` + m("network") + `.target\nEOF"}}]`,
+			"…⚙ cat <<EOF After=" + m("network") + ".target EOF"},
 		"fence and bold": {
 			"…Quick fix: ```bash " + m("docker") + " network connect app_default redis ``` Proper fix: a **user-defined** net…",
 			"…Quick fix: " + m("docker") + " network connect app_default redis Proper fix: a user-defined net…"},
@@ -117,5 +126,29 @@ func TestDiscoverSnippetsAndEvidenceReadable(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// ReadableArgs shows every argument with its strings decoded, the telling
+// one first and a multi-line one as an indented block; FlatArgs the same
+// on one line.
+func TestReadableArgs(t *testing.T) {
+	calls, ok := ParseToolCalls(`[{"function":{"name":"Edit","arguments":"{\"new_string\": \"NET=x\\ndocker network inspect \\\"$NET\\\"\", \"file_path\": \"dev-up.sh\", \"replace_all\": false}"}}]`)
+	if !ok || len(calls) != 1 {
+		t.Fatal("not parsed")
+	}
+	want := "file_path: dev-up.sh\nnew_string: |\n  NET=x\n  docker network inspect \"$NET\"\nreplace_all: false"
+	if got := calls[0].ReadableArgs(); got != want {
+		t.Errorf("ReadableArgs =\n%s\nwant\n%s", got, want)
+	}
+	if got, want := calls[0].FlatArgs(), `file_path=dev-up.sh new_string=NET=x docker network inspect "$NET" replace_all=false`; got != want {
+		t.Errorf("FlatArgs = %q, want %q", got, want)
+	}
+	var b strings.Builder
+	if err := ExportMarkdown(&b, store.Session{ID: "s"}, []store.Message{{Role: "assistant", Content: "Editing.", ToolCalls: `[{"function":{"name":"Edit","arguments":"{\"new_string\": \"a \\\"b\\\"\"}"}}]`}}); err != nil {
+		t.Fatal(err)
+	}
+	if md := b.String(); !strings.Contains(md, "⚙ **Edit**") || !strings.Contains(md, `new_string: a "b"`) || strings.Contains(md, `\"`) {
+		t.Errorf("the markdown's tool call is not decoded:\n%s", md)
 	}
 }

@@ -127,6 +127,9 @@ func PlanResume(sess store.Session) (Resume, error) {
 		id = parent
 	}
 	r.Args = resumeArgv(sess.Source, id)
+	if fn, ok := sessionResume[sess.Source]; ok {
+		r.Args = fn(sess) // the command needs more of the session than its id
+	}
 	if len(r.Args) == 0 {
 		return r, noResume(sess.ID, sess.Source)
 	}

@@ -12,6 +12,7 @@ var moreResume = map[string]func(id string) []string{
 	"claude-ai":    nil,
 	"cursor":       nil,
 	"aider":        nil,
+	"jsonl":        nil, // a file of messages (recall import jsonl) that named no agent
 	"droid":        func(id string) []string { return []string{"droid", "--resume", id} },
 	"amp":          func(id string) []string { return []string{"amp", "threads", "continue", id} },
 	"goose":        func(id string) []string { return []string{"goose", "session", "--resume", "--session-id", id} },

@@ -26,6 +26,12 @@ func init() {
 	// kiro-cli chat --resume-id ID resumes any conversation from any directory
 	// (kirodotdev/Kiro issue 9066, kiro-cli 2.5.1; Kiro CLI is closed source).
 	moreResume["kiro"] = func(id string) []string { return []string{"kiro-cli", "chat", "--resume-id", id} }
+	subAgentParents["kiro"] = "Kiro"
+	// agy --help (1.1.22): --conversation <id>  resume a specific conversation by UUID
+	// (-c/--continue takes the directory's latest). An Antigravity IDE
+	// conversation opens in the IDE; agy resumes those of its own app folder.
+	moreResume["antigravity"] = func(id string) []string { return []string{"agy", "--conversation", id} }
+	subAgentParents["antigravity"] = "Antigravity"
 	// Junie is closed source and documents no command that resumes one
 	// session by id: recall says so rather than guess one.
 	moreResume["junie"] = nil

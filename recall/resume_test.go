@@ -37,6 +37,9 @@ func TestPlanResume(t *testing.T) {
 			args: []string{"hermes", "--resume", "h1"}, notes: []string{"is not a directory"}},
 		"hermes child sessions resume as themselves": {sess: store.Session{ID: "h2", ParentID: "h1", Source: "cli"},
 			args: []string{"hermes", "--resume", "h2"}},
+		// Issue 32: `resume --print` of a session imported from a JSONL file
+		// that named no agent printed `hermes --resume sec-1`.
+		"a jsonl file's session has no agent": {sess: store.Session{ID: "sec-1", Source: "jsonl"}, err: ErrCannotResume},
 		"source prefix stripped": {sess: store.Session{ID: "gemini-cli:g1", Source: "gemini-cli"},
 			args: []string{"gemini", "--resume", "g1"}},
 		// Stored under a qualified id (Qwen Code's session had the id first):

@@ -295,7 +295,10 @@ func likeSnippet(needle string) (string, []any) {
 func (s *Store) filterSQL(f SearchFilter) (string, []any) {
 	where := []string{s.layout.visibleMessage()}
 	var args []any
-	if len(f.Roles) > 0 {
+	switch {
+	case len(f.Roles) > 0 && f.ShownRoles:
+		where, args = s.layout.shownRoleClause(where, args, f.Roles)
+	case len(f.Roles) > 0:
 		where, args = inClause(where, args, "m.role IN", f.Roles)
 	}
 	where, args = inClause(where, args, "s.source IN", f.Sources)

@@ -156,6 +156,12 @@ type SearchFilter struct {
 	// Cwd keeps only sessions run in this directory or under it (a
 	// repository: recall --here); "" is every session.
 	Cwd string
+	// ShownRoles reads Roles as the roles hits are shown with
+	// (recall.PresentedRole) rather than as stored: "user" leaves out the
+	// user-role rows the agent program wrote (an interrupt marker, a
+	// compaction summary), "system" takes them in. A person filtering
+	// by role means what they see.
+	ShownRoles bool
 }
 
 // Hit is one matching message joined with its session's metadata. It carries a

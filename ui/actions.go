@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -126,7 +127,7 @@ func (m *Model) pager() tea.Cmd {
 	}
 	ctx, backend, md, reveal := m.ctx, m.backend, m.md, m.detail.reveal
 	width := max(20, min(m.width-1, readableWidth))
-	hitID, pattern := m.pagerTarget()
+	hitID, terms := m.pagerTarget()
 	return func() tea.Msg {
 		sess, msgs, err := backend.Transcript(ctx, it.SessionID)
 		if err != nil {
@@ -137,7 +138,8 @@ func (m *Model) pager() tea.Cmd {
 		if err := exportMarkdown(&raw, sess, msgs); err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
-		f, err := os.CreateTemp("", "recall-*.txt")
+		// Named after the session: less shows the file's name in its prompt.
+		f, err := os.CreateTemp("", strings.TrimSuffix(recall.ExportFileName(sess), ".md")+"-*.txt")
 		if err != nil {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
@@ -152,7 +154,7 @@ func (m *Model) pager() tea.Cmd {
 			return statusMsg{text: "pager: " + err.Error(), err: true}
 		}
 		cmd, err := pagerCommand(f.Name(), func(pager string) []string {
-			return renderedPagerStart(pager, md, width, lines, sess, msgs, hitID, pattern) // less opens at the current hit
+			return renderedPagerStart(pager, md, width, lines, sess, msgs, hitID, terms) // less opens at the current hit
 		})
 		if err != nil {
 			cleanup()
@@ -163,14 +165,19 @@ func (m *Model) pager() tea.Cmd {
 }
 
 // renderedPagerStart is less's arguments for the rendered transcript
-// (lines): -R (its colours), the line of message msgID's heading (the first
-// "## " heading after the rendered messages before it), and a literal
-// search for pattern from there (^R: no regular expression).
-func renderedPagerStart(pager string, md *markdown, width int, lines []string, sess store.Session, msgs []store.Message, msgID int64, pattern string) []string {
+// (lines): -R (its colours), -i (case-insensitive search, as the TUI's
+// highlights), a search for every term (so less highlights them all, not one
+// word), then a jump to the hit's first line showing a term, put on the
+// screen's fourth line (-j4) below its message's heading: the search first,
+// so that it cannot move past the hit. Without a hit, the search alone.
+func renderedPagerStart(pager string, md *markdown, width int, lines []string, sess store.Session, msgs []store.Message, msgID int64, terms []hlTerm) []string {
 	if filepath.Base(pager) != "less" {
 		return nil
 	}
-	args := []string{"-R"}
+	args := []string{"-R", "-i", "-j4"}
+	if re := lessPattern(terms); re != "" {
+		args = append(args, "+/"+re)
+	}
 	k := slices.IndexFunc(msgs, func(m store.Message) bool { return m.ID == msgID })
 	if msgID == 0 || k < 0 {
 		return args
@@ -180,14 +187,37 @@ func renderedPagerStart(pager string, md *markdown, width int, lines []string, s
 		return args
 	}
 	at := len(md.RenderLines(b.String(), width))
-	for at < len(lines) && !strings.HasPrefix(strings.TrimLeft(ansi.Strip(lines[at]), " "), "## ") {
+	for at < len(lines) && !isHeading(lines[at]) {
 		at++
 	}
-	args = append(args, fmt.Sprintf("+%dg", min(at, len(lines)-1)+1))
-	if pattern != "" {
-		args = append(args, "+/\x12"+pattern)
+	hit := at
+	for i := at + 1; i < len(lines) && !isHeading(lines[i]); i++ {
+		if strings.ContainsRune(highlightTerms(ansi.Strip(lines[i]), terms), termtext.MarkStart) {
+			hit = i
+			break
+		}
 	}
-	return args
+	return append(args, fmt.Sprintf("+%dg", min(hit, len(lines)-1)+1))
+}
+
+// isHeading reports whether a rendered line is a message's "## " heading.
+func isHeading(line string) bool {
+	return strings.HasPrefix(strings.TrimLeft(ansi.Strip(line), " "), "## ")
+}
+
+// lessPattern is a search for less that matches any of terms: each term's
+// text with the regular expression characters escaped, joined with |, as
+// less's regular expressions (POSIX extended, GNU or PCRE2) all read it.
+func lessPattern(terms []hlTerm) string {
+	var alts []string
+	for _, t := range terms {
+		text := termtext.OneLine(termtext.Sanitize(t.text))
+		if text == "" || slices.Contains(alts, text) {
+			continue
+		}
+		alts = append(alts, regexp.QuoteMeta(text))
+	}
+	return strings.Join(alts, "|")
 }
 
 // pagerCommand builds $PAGER (split on spaces, as git does for simple
@@ -246,6 +276,12 @@ func (m *Model) yank() tea.Cmd {
 		text, what = m.summary.stream.text(), "the summary"
 	default:
 		msg, i, ok := m.detail.currentMessage()
+		if !ok && m.detail.loading && m.detail.sessionID != "" {
+			// The key came while the selected session loads (right after
+			// the list moved): it copies once the transcript is in.
+			m.detail.yankPending = true
+			return m.status.set("copying once the session has loaded…", false)
+		}
 		if !ok {
 			return m.status.set("nothing to copy: no session is open", false)
 		}

@@ -83,8 +83,9 @@ func searchChips(d *recall.Discovery) string {
 		chips = append(chips, "date:"+d.DateFilter)
 	}
 	if d.Suggestion != "" {
+		// The words `recall search` uses: "searched instead: dokcer → docker".
 		_, fix, _ := strings.Cut(d.Suggestion, ": ")
-		chips = append(chips, "searched "+fix)
+		chips = append(chips, "searched instead: "+fix)
 	}
 	if len(d.Results) > 0 && len(d.Results[0].Matched) < len(d.Words) {
 		// Said only when the best session lacks some words: the status

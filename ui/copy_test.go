@@ -11,17 +11,17 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-// y copies the message the detail pane is at (the best hit), Y the resume
-// command, and the status line says what went where; a failed copy says
-// nothing was copied. Before, y wrote the session id as OSC 52 and always
-// said "copied".
+// ctrl+y (y in the reading pane) copies the message the detail pane is at
+// (the best hit), alt+y (Y) the resume command, and the status line says
+// what went where; a failed copy says nothing was copied. Before, y wrote
+// the session id as OSC 52 and always said "copied".
 func TestYankCopiesTheMessage(t *testing.T) {
 	clip := &fakeClipboard{}
 	d := newDriverWith(t, demoBackend(), 120, 30, Options{Clipboard: clip})
 	d.typ("busy")
 	d.pump("transcript", func() bool { return d.m.detail.session.ID == "cc-1111" && !d.m.detail.loading })
 	d.key("tab")
-	d.key("y")
+	d.key("ctrl+y")
 	d.pump("copied", func() bool { return strings.HasPrefix(d.m.status.msg, "copied") })
 	if got, want := clip.last(), demoBackend().msgs["cc-1111"][1].Content; got != want {
 		t.Fatalf("copied %q, want the hit message %q", got, want)
@@ -31,6 +31,7 @@ func TestYankCopiesTheMessage(t *testing.T) {
 	}
 
 	clip.err = errors.New("xclip: cannot open display")
+	d.key("tab")
 	d.key("y")
 	d.pump("copy failure", func() bool { return d.m.status.err })
 	if !strings.Contains(d.m.status.msg, "nothing copied") || !strings.Contains(d.m.status.msg, "cannot open display") {
@@ -61,16 +62,57 @@ func TestYankCopiesTheMessageBeingRead(t *testing.T) {
 	}
 }
 
+// The copy key pressed while the selected session's transcript loads (the
+// list just moved: the ranked answer re-ordered it, or the user did)
+// copies once it is in, not "nothing to copy: no session is open"; that
+// was why the copy test failed on a fresh machine, where the first ranked
+// search is slow.
+func TestYankWhileTheTranscriptLoads(t *testing.T) {
+	clip := &fakeClipboard{}
+	d := newDriverWith(t, demoBackend(), 120, 30, Options{Clipboard: clip})
+	d.pump("browse", func() bool { return len(d.m.list.items) == 4 && !d.m.detail.loading })
+	d.key("tab")
+	d.key("down")
+	if !d.m.detail.loading {
+		t.Fatal("the transcript is not loading after the move; the test needs it to be")
+	}
+	want := d.m.list.SelectedID()
+	d.key("ctrl+y")
+	d.pump("copied", func() bool { return strings.HasPrefix(d.m.status.msg, "copied") || d.m.status.err })
+	if got := clip.last(); d.m.detail.session.ID != want || !strings.Contains(demoText(want), got) || got == "" {
+		t.Fatalf("copied %q (status %q) from %s, want a message of %s", got, d.m.status.msg, d.m.detail.session.ID, want)
+	}
+
+	// A move to another session before the transcript is in drops the copy.
+	clip.copied = nil
+	d.key("down")
+	d.key("ctrl+y")
+	d.key("down")
+	d.settle()
+	if len(clip.copied) != 0 {
+		t.Fatalf("a copy asked for one session landed after the list moved on: %q", clip.copied)
+	}
+}
+
+// demoText is every message of a demo session, joined.
+func demoText(id string) string {
+	var b strings.Builder
+	for _, m := range demoBackend().msgs[id] {
+		b.WriteString(m.Content + "\n")
+	}
+	return b.String()
+}
+
 func TestYankResumeCommand(t *testing.T) {
 	clip := &fakeClipboard{}
 	line := func(s store.Session) (string, error) { return "cd " + s.Cwd + " && agent --resume " + s.ID, nil }
 	d := newDriverWith(t, demoBackend(), 120, 30, Options{Clipboard: clip, ResumeLine: line})
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("tab")
-	d.key("Y")
+	d.key("alt+y")
 	d.pump("copied", func() bool { return strings.HasPrefix(d.m.status.msg, "copied") || d.m.status.err })
 	if got, want := clip.last(), "cd /tmp && agent --resume cc-1111"; got != want {
-		t.Fatalf("Y copied %q (status %q), want %q", got, d.m.status.msg, want)
+		t.Fatalf("alt+y copied %q (status %q), want %q", got, d.m.status.msg, want)
 	}
 	if !strings.Contains(d.m.status.msg, "the resume command (cd /tmp && agent --resume cc-1111)") {
 		t.Errorf("status %q", d.m.status.msg)

@@ -41,6 +41,9 @@ type detailView struct {
 	query     string // the query the transcript was highlighted for
 	find      findBar
 	cancel    context.CancelFunc
+	// yankPending: y came while the transcript was loading; it copies when
+	// the transcript arrives (a move to another session drops it).
+	yankPending bool
 }
 
 func (d *detailView) stop() {
@@ -62,6 +65,7 @@ func (m *Model) selectionChanged() tea.Cmd {
 	}
 	if it.SessionID != m.detail.sessionID {
 		m.detail.msgs = nil
+		m.detail.yankPending = false
 		m.detail.find = findBar{}
 		if m.status.about != "" {
 			m.status.clear() // "hit 3 of 8" was the other session's
@@ -115,13 +119,17 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 // A re-render of the same transcript (a new width, tool calls toggled with
 // t, an in-pane search) keeps the reading position: the message at the top
 // of the pane stays there, and the current hit stays the current hit.
-func (m *Model) applyTranscript(msg transcriptMsg) tea.Cmd {
+func (m *Model) applyTranscript(msg transcriptMsg) (cmd tea.Cmd) {
 	if msg.seq != m.seqDetail {
 		return nil
 	}
 	d := &m.detail
 	d.loading = false
 	d.cancel = nil
+	if d.yankPending {
+		d.yankPending = false
+		defer func() { cmd = tea.Batch(cmd, m.yank()) }()
+	}
 	if msg.err != nil {
 		if errors.Is(msg.err, context.Canceled) {
 			return nil

@@ -26,6 +26,9 @@ type driver struct {
 	m    *Model
 	msgs chan tea.Msg
 	quit bool
+	// execs are the programs the model asked to run (execRequestMsg: the
+	// pager, an agent to resume), which the driver never starts.
+	execs []string
 }
 
 func newDriver(t testing.TB, b Backend, w, h int) *driver {
@@ -70,6 +73,12 @@ func (d *driver) send(msg tea.Msg) {
 		return
 	case tea.QuitMsg:
 		d.quit = true
+		return
+	case execRequestMsg:
+		d.execs = append(d.execs, msg.what+": "+strings.Join(msg.cmd.Args, " "))
+		if msg.cleanup != nil {
+			msg.cleanup()
+		}
 		return
 	case tea.BatchMsg:
 		for _, c := range msg {
@@ -144,6 +153,11 @@ func keyMsg(k string) tea.KeyMsg {
 	}
 	if t, ok := names[k]; ok {
 		return tea.KeyMsg{Type: t}
+	}
+	for t := tea.KeyType(-200); t < 0x20; t++ { // every ctrl+ key by its name
+		if strings.HasPrefix(k, "ctrl+") && t.String() == k {
+			return tea.KeyMsg{Type: t}
+		}
 	}
 	if strings.HasPrefix(k, "alt+") {
 		return tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune(k[4:]), Alt: true}

@@ -283,7 +283,7 @@ func TestTmuxBehaviour(t *testing.T) {
 	t.Run("resize", func(t *testing.T) {
 		t.Parallel()
 		x := startDemo(t, bin, "")
-		x.keys("Tab", "j", "j", "j")
+		x.keys("Tab", "Down", "Down", "Down")
 		for _, sz := range [][2]int{{40, 12}, {20, 6}, {200, 60}} {
 			x.run("resize-window", "-t", "e2e", "-x", itoa(sz[0]), "-y", itoa(sz[1]))
 			time.Sleep(300 * time.Millisecond)
@@ -302,17 +302,19 @@ func TestTmuxBehaviour(t *testing.T) {
 	})
 	t.Run("copy in tmux", func(t *testing.T) {
 		t.Parallel()
-		// Inside tmux, y goes through tmux's own buffer (OSC 52 from a pane
-		// needs passthrough, off by default, and said "copied" regardless).
+		// Inside tmux, copying goes through tmux's own buffer (OSC 52 from a
+		// pane needs passthrough, off by default, and said "copied"
+		// regardless). ctrl+y from the list, sent as soon as the list is
+		// on it: the ranked answer may still move the selection and the
+		// transcript still be loading (what failed on a fresh machine,
+		// where the first ranked search is slow), and the copy must wait
+		// for it rather than say there is nothing to copy. Then y in the
+		// reading pane copies the message at the hit again.
 		x := startShell(t, shellConfig{keepTMUX: true})
 		x.openDemo(bin)
 		x.text("docker network")
 		x.searched("docker network")
-		x.keys("Tab")
-		x.waitFor("the transcript", false, func(s string) bool {
-			return strings.Contains(strings.Join(detailColumn(lines(s)), "\n"), "▍") && !strings.Contains(s, "loading…")
-		})
-		x.keys("y")
+		x.keys("Tab", "C-y")
 		status := x.waitFor("copied", false, func(s string) bool { return strings.Contains(s, "copied message") })
 		if !strings.Contains(status, "tmux buffer") {
 			t.Errorf("the status line does not say the tmux buffer:\n%s", status)
@@ -321,6 +323,14 @@ func TestTmuxBehaviour(t *testing.T) {
 		if !strings.Contains(strings.ToLower(buf), "docker network") || len(buf) < 40 {
 			t.Fatalf("the tmux buffer holds %q, not the message", buf)
 		}
+		x.run("delete-buffer")
+		x.keys("Tab")
+		x.waitFor("the reading pane", false, func(s string) bool { return strings.Contains(s, "n next hit") })
+		x.keys("y")
+		x.waitFor("copied again", false, func(s string) bool {
+			b, err := exec.Command("tmux", "-S", x.sock, "show-buffer").Output()
+			return err == nil && strings.Contains(strings.ToLower(string(b)), "docker network")
+		})
 	})
 	for _, how := range []string{"SIGHUP", "SIGTERM"} {
 		t.Run("demo clean-up on "+how, func(t *testing.T) {
@@ -357,6 +367,18 @@ func TestTmuxBehaviour(t *testing.T) {
 		})
 	}
 	t.Run("pick", func(t *testing.T) { t.Parallel(); e2ePick(t, bin) })
+	t.Run("a word that is no command opens the TUI on it", func(t *testing.T) {
+		t.Parallel()
+		db := importDemo(t, bin)
+		x := startShell(t, shellConfig{env: "RECALL_DB=" + db})
+		x.keys(bin+" docker network", "Enter")
+		x.searched("docker network")
+		x.quit()
+		x.keys(bin+" serach docker", "Enter")
+		x.waitFor("the command named", false, func(s string) bool {
+			return strings.Contains(s, "❯ serach docker") && strings.Contains(s, "for the command: recall search")
+		})
+	})
 }
 
 // detailColumn is the detail pane's text of each row (wide layout).
@@ -372,12 +394,8 @@ func detailColumn(rows []string) []string {
 // --height, exits 130 when cancelled; the README's bash binding puts the
 // resume command on the prompt.
 func e2ePick(t *testing.T, bin string) {
-	dir := t.TempDir()
-	db := filepath.Join(dir, "demo.db")
-	demo, _ := filepath.Glob(filepath.Join("..", "assets", "demo", "*.jsonl"))
-	if out, err := exec.Command(bin, append([]string{"--db", db, "import", "jsonl"}, demo...)...).CombinedOutput(); err != nil {
-		t.Fatalf("import demo: %v\n%s", err, out)
-	}
+	db := importDemo(t, bin)
+	dir := filepath.Dir(db)
 	// A claude on $PATH, so --resume has an agent to name.
 	if err := os.WriteFile(filepath.Join(dir, "claude"), []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
@@ -463,4 +481,15 @@ func (x *tmux) signalTUI(sig syscall.Signal) {
 	if err := syscall.Kill(pid, sig); err != nil {
 		x.t.Fatal(err)
 	}
+}
+
+// importDemo imports the demo history into a new database and returns its path.
+func importDemo(t *testing.T, bin string) string {
+	t.Helper()
+	db := filepath.Join(t.TempDir(), "demo.db")
+	demo, _ := filepath.Glob(filepath.Join("..", "assets", "demo", "*.jsonl"))
+	if out, err := exec.Command(bin, append([]string{"--db", db, "import", "jsonl"}, demo...)...).CombinedOutput(); err != nil {
+		t.Fatalf("import demo: %v\n%s", err, out)
+	}
+	return db
 }

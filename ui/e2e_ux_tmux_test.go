@@ -19,22 +19,6 @@ func TestTmuxUX(t *testing.T) {
 		t.Skip("tmux not installed")
 	}
 	bin := recallBinary(t)
-	t.Run("a word typed in a pane is a query", func(t *testing.T) {
-		t.Parallel()
-		// Before: n jumped to a hit, e wrote recall-<id>.md into the
-		// working directory, t turned the tool view on, "work" was typed.
-		dir := t.TempDir()
-		x := startShell(t, shellConfig{})
-		x.text("cd " + dir)
-		x.keys("Enter")
-		x.openDemo(bin)
-		x.keys("Tab")
-		x.text("network")
-		x.searched("network")
-		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
-			t.Fatalf("typing a word in the list wrote %q", files)
-		}
-	})
 	t.Run("export asks where in a box", func(t *testing.T) {
 		t.Parallel()
 		dir := t.TempDir()
@@ -43,12 +27,12 @@ func TestTmuxUX(t *testing.T) {
 		x.keys("Enter")
 		x.openDemo(bin)
 		x.keys("Tab")
-		x.keys("e")
+		x.keys("M-e")
 		s := x.waitFor("the export popup", false, func(s string) bool {
 			return strings.Contains(s, "Export session") && strings.Contains(s, "╭") && strings.Contains(s, ".md") && strings.Contains(s, "path: ")
 		})
 		if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
-			t.Fatalf("e wrote %q before asking:\n%s", files, s)
+			t.Fatalf("alt+e wrote %q before asking:\n%s", files, s)
 		}
 		x.keys("C-u")
 		x.text(filepath.Join(dir, "notes.md"))
@@ -66,7 +50,9 @@ func TestTmuxUX(t *testing.T) {
 		pos := regexp.MustCompile(`hit (\d+)/(\d+)`)
 		for qi, q := range []string{"docker network", "デプロイ", "nginx"} {
 			if qi > 0 {
-				x.keys("Escape", "Escape", "C-u") // detail → list → search box
+				x.esc() // detail → list → search box
+				x.esc()
+				x.keys("C-u")
 			}
 			x.text(q)
 			x.searched(q)
@@ -105,6 +91,29 @@ func TestTmuxUX(t *testing.T) {
 		x.waitFor("the pasted query", false, func(s string) bool {
 			return strings.Contains(s, "❯ overlay network") && strings.Contains(s, "pasted from the tmux buffer")
 		})
+	})
+	t.Run("o opens less at the hit with every word highlighted", func(t *testing.T) {
+		t.Parallel()
+		if _, err := exec.LookPath("less"); err != nil {
+			t.Skip("less not installed")
+		}
+		x := startDemo(t, bin, "PAGER=less")
+		x.text("docker network")
+		x.searched("docker network")
+		x.settled()
+		x.keys("Tab", "Tab")
+		x.waitFor("the hit", false, func(s string) bool { return regexp.MustCompile(`hit \d+/\d+`).MatchString(s) })
+		x.keys("o")
+		// less's search highlight is reverse video; both words carry it,
+		// and the hit's line is the screen's fourth (-j4).
+		s := x.waitFor("less at the hit", true, func(s string) bool {
+			return strings.Contains(s, "7mdocker") && strings.Contains(s, "7mnetwork") && !strings.Contains(s, "search your agent history")
+		})
+		if row := lines(stripSGR(s))[3]; !strings.Contains(strings.ToLower(row), "docker") && !strings.Contains(strings.ToLower(row), "network") {
+			t.Errorf("the fourth line is not the hit's: %q\n%s", row, stripSGR(s))
+		}
+		x.keys("q")
+		x.waitFor("back in recall", false, func(s string) bool { return strings.Contains(s, "❯ docker network") })
 	})
 	t.Run("F6 says what enter and esc do", func(t *testing.T) {
 		t.Parallel()

@@ -126,7 +126,7 @@ func TestEngineSummaryCancel(t *testing.T) {
 	d := engineDriver(t, srv.URL)
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("tab")
-	d.key("s")
+	d.key("enter")
 	d.pump("first tokens", func() bool { doc, _, _ := d.m.summary.stream.snapshot(); return strings.Count(doc, "slow") >= 3 })
 	d.key("esc")
 	d.pump("cancel", func() bool { return d.m.summary.done && srv.aborted.Load() == 1 })

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	tea "github.com/charmbracelet/bubbletea"
 	"os"
 	"path/filepath"
 	"strings"
@@ -23,13 +22,13 @@ func TestExportNeverOverwritesSilently(t *testing.T) {
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("tab")
 
-	// e alone writes nothing: it asks where, in a box.
-	d.key("j") // cx-2222
-	d.key("e")
+	// alt+e alone writes nothing: it asks where, in a box.
+	d.key("down") // cx-2222
+	d.key("alt+e")
 	fresh := filepath.Join(dir, "recall-cx-2222.md")
 	d.settle()
 	if _, err := os.Stat(fresh); err == nil {
-		t.Fatal("e wrote a file without asking")
+		t.Fatal("alt+e wrote a file without asking")
 	}
 	scr := d.screen()
 	if !d.m.popup.open || !strings.Contains(scr, "╭") || !strings.Contains(scr, "Export session") || !strings.Contains(scr, fresh) {
@@ -52,19 +51,19 @@ func TestExportNeverOverwritesSilently(t *testing.T) {
 	}
 
 	// esc cancels.
-	d.key("e")
+	d.key("alt+e")
 	d.key("esc")
 	if d.m.popup.open || d.m.focus != focusList {
 		t.Errorf("esc: popup open %v, focus %v", d.m.popup.open, d.m.focus)
 	}
 
 	// An existing file of the user's.
-	d.key("k") // cc-1111
+	d.key("up") // cc-1111
 	mine := filepath.Join(dir, "recall-cc-1111.md")
 	if err := os.WriteFile(mine, []byte("my notes\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	d.key("e")
+	d.key("alt+e")
 	d.key("enter")
 	d.pump("asked", func() bool { return strings.Contains(d.m.popup.note, "exists") })
 	if b, _ := os.ReadFile(mine); string(b) != "my notes\n" {
@@ -79,40 +78,5 @@ func TestExportNeverOverwritesSilently(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(dir, ".recall-export-*")); len(left) > 0 {
 		t.Errorf("temporary files left: %q", left)
-	}
-}
-
-// A word typed in a pane is text: "network" sent at once after tab used to
-// jump to a hit (n), write a file (e) and turn on the tool view (t), and
-// only "work" reached the search box. Now the whole word is the query; a
-// command letter typed alone still acts, and a non-command letter moves
-// focus to the search box with that letter typed.
-func TestPaneLettersRule(t *testing.T) {
-	dir := t.TempDir()
-	t.Chdir(dir)
-	d := newDriver(t, demoBackend(), 200, 30)
-	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
-	d.key("tab")
-	d.send(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune("network")})
-	d.settle()
-	if got := d.m.input.Value(); got != "network" || d.m.focus != focusSearch {
-		t.Errorf("query %q focus %v; want \"network\" in the search box", got, d.m.focus)
-	}
-	if d.m.detail.expanded || d.m.popup.open {
-		t.Errorf("letters ran commands: tools %v popup %v", d.m.detail.expanded, d.m.popup.open)
-	}
-	if files, _ := filepath.Glob(filepath.Join(dir, "*")); len(files) > 0 {
-		t.Errorf("files written: %q", files)
-	}
-	d.key("ctrl+u")
-	d.settle()
-	d.key("tab")
-	d.key("j") // a command alone acts
-	if d.m.focus != focusList || d.m.list.selected != 1 {
-		t.Errorf("j: focus %v cursor %d", d.m.focus, d.m.list.selected)
-	}
-	d.key("w") // not a command: the search box, with the w
-	if d.m.focus != focusSearch || d.m.input.Value() != "w" {
-		t.Errorf("w: focus %v query %q", d.m.focus, d.m.input.Value())
 	}
 }

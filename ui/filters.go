@@ -119,7 +119,7 @@ func (f *filterSet) active() bool { return f.role != 0 || f.source != 0 || f.spa
 func (f *filterSet) search(now time.Time) store.SearchFilter {
 	var sf store.SearchFilter
 	if r := roleChoices[f.role]; r != "" {
-		sf.Roles = []string{r}
+		sf.Roles, sf.ShownRoles = []string{r}, true
 	}
 	if s := f.sources[f.source]; s != "" {
 		sf.Sources = []string{s}

@@ -83,8 +83,9 @@ func (f *findBar) view(w int, st *Styles) string {
 }
 
 // pagerTarget is where `o` opens the pager: the message of the current hit
-// (else the best hit) and the text to search for there.
-func (m *Model) pagerTarget() (msgID int64, pattern string) {
+// (else the best hit) and the terms to find and highlight there: the
+// in-pane search's pattern, else every term the query highlights.
+func (m *Model) pagerTarget() (msgID int64, terms []hlTerm) {
 	d := &m.detail
 	if d.hit >= 0 && d.hit < len(d.targets) {
 		k := d.targetMsg[d.hit]
@@ -98,11 +99,8 @@ func (m *Model) pagerTarget() (msgID int64, pattern string) {
 	if msgID == 0 {
 		msgID = d.item.MatchMessageID
 	}
-	pattern = d.find.pattern
-	if pattern == "" {
-		if terms := m.highlightTerms(d.item); len(terms) > 0 {
-			pattern = terms[0].text
-		}
+	if d.find.pattern != "" {
+		return msgID, findTerms(d.find.pattern)
 	}
-	return msgID, termtext.OneLine(termtext.Sanitize(pattern))
+	return msgID, m.highlightTerms(d.item)
 }

@@ -49,12 +49,7 @@ func trimLastLines(s string, n int) string {
 // first match would fall off the right edge the start is trimmed, so the
 // match stays visible.
 func styleSnippet(snippet string, w int, base, hit lipgloss.Style) string {
-	s := termtext.OneLine(termtext.SanitizeSnippet(snippet))
-	if i := strings.IndexRune(s, termtext.MarkStart); i > 0 {
-		if pre := termtext.Width(s[:i]); pre > w/3 {
-			s = "…" + trimLeftCells(s[:i], pre-w/4) + s[i:]
-		}
-	}
+	s := termtext.AroundHit(termtext.OneLine(termtext.SanitizeSnippet(snippet)), w)
 	var b strings.Builder
 	for s != "" {
 		i := strings.IndexRune(s, termtext.MarkStart)
@@ -78,15 +73,4 @@ func styleSnippet(snippet string, w int, base, hit lipgloss.Style) string {
 		}
 	}
 	return truncate(b.String(), w)
-}
-
-// trimLeftCells drops leading characters of s until n cells are gone.
-func trimLeftCells(s string, n int) string {
-	for i, r := range s {
-		if n <= 0 {
-			return s[i:]
-		}
-		n -= termtext.Width(string(r))
-	}
-	return ""
 }

@@ -78,7 +78,12 @@ func TestGolden(t *testing.T) {
 		{"narrow_detail_50x16", 50, 16, func(d *driver) { d.key("tab"); d.key("tab") }},
 		{"help_100x34", 100, 34, func(d *driver) { d.key("f1") }},
 		{"filters_100x20", 100, 20, func(d *driver) { d.key("f2"); d.key("f3"); d.key("f3"); d.key("f4") }},
-		{"summary_120x24", 120, 24, func(d *driver) { d.key("tab"); d.key("s") }},
+		{"summary_120x24", 120, 24, func(d *driver) { d.key("tab"); d.key("enter") }},
+		// The reading pane's footer names its letters; the list's its ctrl keys.
+		{"reading_pane_120x30", 120, 30, func(d *driver) { d.typ("migration"); d.settle(); d.key("tab"); d.key("tab"); d.key("n") }},
+		{"list_focus_80x24", 80, 24, func(d *driver) { d.key("tab") }},
+		{"help_80x24", 80, 24, func(d *driver) { d.key("f1") }},
+		{"help_200x60", 200, 60, func(d *driver) { d.key("f1") }},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -114,7 +119,7 @@ func TestEscapeSequencesNeutralized(t *testing.T) {
 		d := newDriver(t, b, 120, 30)
 		d.typ(q)
 		d.pump("transcript", func() bool { return d.m.detail.doc.session.ID == "cc-1111" && d.m.detail.query == q })
-		for _, view := range []string{d.m.View(), func() string { d.key("tab"); d.key("t"); d.settle(); return d.m.View() }(),
+		for _, view := range []string{d.m.View(), func() string { d.key("tab"); d.key("tab"); d.key("t"); d.settle(); return d.m.View() }(),
 			func() string { d.key("s"); d.settle(); return d.m.View() }()} {
 			rest := escapeSeq.ReplaceAllString(view, "")
 			for i, r := range rest {

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
 	"unicode"
@@ -68,10 +69,10 @@ func (k *KeyMap) binding(name string) *key.Binding {
 }
 
 // ConfigureKeys returns the default bindings with those of binds (action
-// name → keys, as Bubble Tea names them: "ctrl+o", "alt+x", "f2", "E") in
-// their place. An unknown action, an empty key list, a name that is no key,
-// or a key that two actions would share in one pane is an error naming
-// them.
+// name → keys, as Bubble Tea names them: "ctrl+o", "alt+x", "f2", "E",
+// "space") in their place; a key it binds is no longer a default action's.
+// An unknown action, an empty key list, a name that is no key, or a key
+// that two of its actions would share in one pane is an error naming them.
 func ConfigureKeys(binds map[string][]string) (KeyMap, error) {
 	k := DefaultKeyMap()
 	if len(binds) == 0 {
@@ -82,7 +83,6 @@ func ConfigureKeys(binds map[string][]string) (KeyMap, error) {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	k.user = make(map[string][]string, len(binds))
 	for _, name := range names {
 		b, keys := k.binding(name), binds[name]
 		switch {
@@ -96,8 +96,31 @@ func ConfigureKeys(binds map[string][]string) (KeyMap, error) {
 				return KeyMap{}, fmt.Errorf("key action %q: %q is not a key (write them as \"ctrl+o\", \"alt+x\", \"f2\", \"E\")", name, s)
 			}
 		}
-		k.user[name] = append([]string(nil), keys...)
+		keys = slices.Clone(keys)
+		for i, s := range keys {
+			if s == "space" {
+				keys[i] = " " // what Bubble Tea calls it
+			}
+		}
+		k.base[name] = keys
 		*b = key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), b.Help().Desc))
+	}
+	// A key the file binds is taken from the default action that had it,
+	// as fzf's --bind does: "resume": ["ctrl+o"] moves ctrl+o off the pager.
+	for _, a := range keyActions {
+		if _, mine := binds[a.name]; mine {
+			continue
+		}
+		k.base[a.name] = slices.DeleteFunc(slices.Clone(k.base[a.name]), func(s string) bool {
+			for _, n := range names {
+				if slices.Contains(k.base[n], s) {
+					return true
+				}
+			}
+			return false
+		})
+		b := k.binding(a.name)
+		*b = key.NewBinding(key.WithKeys(k.base[a.name]...), key.WithHelp(helpKeys(k.base[a.name]), b.Help().Desc))
 	}
 	if err := k.conflict(); err != nil {
 		return KeyMap{}, err
@@ -121,10 +144,13 @@ var teaKeyNames = func() map[string]bool {
 // named key or one character, optionally after "alt+".
 func isKeyName(s string) bool {
 	s = strings.TrimPrefix(s, "alt+")
+	if s == "space" {
+		return true
+	}
 	return teaKeyNames[s] || (utf8.RuneCountInString(s) == 1 && unicode.IsPrint([]rune(s)[0]))
 }
 
-// helpKeys is how the help shows a configured key list.
+// helpKeys is how the help shows a key list.
 func helpKeys(keys []string) string {
 	shown := make([]string, len(keys))
 	for i, s := range keys {
@@ -135,6 +161,8 @@ func helpKeys(keys []string) string {
 			s = "↓"
 		case s == "pgdown":
 			s = "pgdn"
+		case s == " ":
+			s = "space"
 		case len(s) > 1 && s[0] == 'f' && s[1] >= '0' && s[1] <= '9':
 			s = "F" + s[1:]
 		}
@@ -143,11 +171,16 @@ func helpKeys(keys []string) string {
 	return strings.Join(shown, "/")
 }
 
+// printable reports whether s is a key that types a character (a letter,
+// a digit, a symbol, space): such keys edit the query wherever it is typed.
+func printable(s string) bool {
+	return s == "space" || utf8.RuneCountInString(s) == 1 && unicode.IsPrint([]rune(s)[0])
+}
+
 // typesText reports whether the search box takes s as text or an editing
-// key, so that a configured binding of s is off while the box has focus
-// (as the default letter bindings are).
+// key, so that a binding of s is off while the box has focus.
 func typesText(s string) bool {
-	if s == "space" || (utf8.RuneCountInString(s) == 1) {
+	if printable(s) {
 		return true
 	}
 	km := searchKeyMap()
@@ -164,61 +197,23 @@ func typesText(s string) bool {
 	return false
 }
 
-// applyUser puts the configured bindings back after updateKeys set the
-// defaults for focus f: in the search box without the keys that type.
-func (k *KeyMap) applyUser(f focus) {
-	for name, keys := range k.user {
-		b := k.binding(name)
-		if f == focusSearch && name != "paste" { // paste acts only in the box
-			var live []string
-			for _, s := range keys {
-				if !typesText(s) {
-					live = append(live, s)
-				}
-			}
-			keys = live
-		}
-		b.SetKeys(keys...)
-		b.SetEnabled(len(keys) > 0)
-		b.SetHelp(helpKeys(k.user[name]), b.Help().Desc)
-	}
-}
-
-// paneActions are handled only in the list and detail panes
-// (handlePaneKey); paste only in the search box; the others everywhere.
-var paneActions = map[string]bool{"focus_search": true, "quit": true, "summarize": true, "summarize_all": true,
-	"next_hit": true, "prev_hit": true, "toggle_tools": true, "toggle_thinking": true, "reveal_secrets": true,
-	"resume": true, "export": true, "yank": true, "yank_resume": true, "pager": true}
-
-// actsIn reports whether the named action is looked up in focus f.
-func actsIn(name string, f focus) bool {
-	switch {
-	case name == "paste":
-		return f == focusSearch
-	case paneActions[name]:
-		return f != focusSearch
-	}
-	return true
-}
-
 // conflict returns an error when one key would run two actions in a pane.
 func (k KeyMap) conflict() error {
 	for _, f := range []focus{focusSearch, focusList, focusDetail} {
-		c := k // SetKeys replaces a binding's key slice, never writes into it
-		c.updateKeys(f, false)
 		owner := map[string]string{}
 		for _, a := range keyActions {
-			b := c.binding(a.name)
-			if !actsIn(a.name, f) || !b.Enabled() {
-				continue
-			}
-			for _, s := range b.Keys() {
+			for _, s := range liveKeys(a.name, k.base[a.name], f) {
 				if o, ok := owner[s]; ok && o != a.name {
-					return fmt.Errorf("key %q is bound to both %s and %s (in the %s pane)", s, o, a.name, f)
+					return fmt.Errorf("key %q is bound to both %s and %s (in the %s pane)", s, o, a.name, paneName(f))
 				}
 				owner[s] = a.name
 			}
 		}
 	}
 	return nil
+}
+
+// paneName names a focus as the help and the README do.
+func paneName(f focus) string {
+	return [...]string{"search box", "list", "reading"}[f]
 }

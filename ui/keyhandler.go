@@ -1,48 +1,58 @@
 package ui
 
 import (
+	"fmt"
+
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
 )
 
-// handleKey routes a key. Runes that arrive together (a held key, typing
-// over ssh, tmux send-keys -l, a fast typist) come from Bubble Tea as one
-// message; each of them acts as if typed alone, until the search box has
-// focus, which takes the rest as text. A paste stays one piece of text.
+// handleKey routes a key. Typing is text: where the query is typed (the
+// search box, the list) every printable key edits it, alone or in a run of
+// keys that arrive together (a fast typist, ssh, tmux send-keys -l, a
+// paste); no timing decides anything. In the reading pane letters are
+// commands, as in less, each one of a run acting in turn, until one opens a
+// text box (/ finds, e asks for a path), which takes the rest as text. A
+// paste is text for the query wherever it lands.
 func (m *Model) handleKey(msg tea.KeyMsg) tea.Cmd {
-	if msg.Type != tea.KeyRunes || len(msg.Runes) < 2 || msg.Paste || msg.Alt {
+	if msg.Type != tea.KeyRunes || msg.Alt || len(msg.Runes) < 2 && !msg.Paste {
 		return m.handleOneKey(msg)
 	}
-	if m.popup.open {
+	switch {
+	case m.popup.open:
 		return m.popupKey(msg)
-	}
-	// The rule for letters in the panes: a letter typed alone is the pane's
-	// command (the set F1 lists), any other letter goes to the search box;
-	// letters that arrive together and are not one key held down (a word
-	// typed or sent fast, as tmux send-keys does) are text: all of them go
-	// to the search box, so "network" never runs n, e and t.
-	if m.focus != focusSearch && !m.showHelp && !m.finding() && !heldKey(msg.Runes) {
+	case m.finding():
+		return m.findKey(msg)
+	case m.showHelp:
+		for _, r := range msg.Runes {
+			m.helpKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}})
+		}
+		return nil
+	case msg.Paste || m.focus != focusDetail:
 		m.setFocus(focusSearch)
 		return m.updateInput(msg)
 	}
 	var cmds []tea.Cmd
-	for i := range msg.Runes {
+	for i, r := range msg.Runes {
 		if m.quitting {
 			break
 		}
-		if m.focus == focusSearch && !m.showHelp {
-			// Straight to the box: a run of letters is text even when it
-			// spells a key's name ("up", "tab", "f6" match bindings).
-			cmds = append(cmds, m.updateInput(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]}))
+		if m.popup.open || m.finding() || m.focus != focusDetail {
+			// A command opened a text box (or left the pane): the rest is
+			// typed, not run.
+			cmds = append(cmds, m.handleKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i:]}))
 			break
 		}
-		cmds = append(cmds, m.handleOneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: msg.Runes[i : i+1]}))
+		cmds = append(cmds, m.handleOneKey(tea.KeyMsg{Type: tea.KeyRunes, Runes: []rune{r}}))
 	}
 	return tea.Batch(cmds...)
 }
 
-// handleOneKey routes one key: bindings that act everywhere first, then the
-// search box when it has focus, else the pane bindings.
+// handleOneKey routes one key: the open dialog, help or find prompt first;
+// then the bindings live in the focus (updateKeys: where the query is typed
+// they hold no key that types); then the search box takes what is left as
+// text or editing, the list hands it to the search box, and the reading
+// pane says the key does nothing there.
 func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 	k := &m.keys
 	if key.Matches(msg, k.ForceQuit) {
@@ -80,31 +90,36 @@ func (m *Model) handleOneKey(msg tea.KeyMsg) tea.Cmd {
 		return m.toggleLayout()
 	case key.Matches(msg, k.Sort):
 		return m.toggleSort()
+	case key.Matches(msg, k.Paste):
+		return m.paste()
 	}
-	if m.focus == focusSearch {
-		if key.Matches(msg, k.Paste) {
-			return m.paste()
-		}
+	if cmd, ok := m.actionKey(msg); ok {
+		return cmd
+	}
+	switch {
+	case m.focus == focusSearch:
 		return m.updateInput(msg)
+	case m.focus == focusList && typesInSearch(msg):
+		m.setFocus(focusSearch)
+		return m.updateInput(msg)
+	case m.focus == focusDetail && (typesInSearch(msg) || msg.Type == tea.KeyRunes):
+		return m.status.set(m.notAPagerKey(msg), false)
 	}
-	return m.handlePaneKey(msg)
+	return nil
 }
 
-// heldKey reports whether runes are one key repeated (a key held down,
-// which acts once per repeat).
-func heldKey(runes []rune) bool {
-	for _, r := range runes[1:] {
-		if r != runes[0] {
-			return false
-		}
-	}
-	return true
+// notAPagerKey is what the status line says when a key that is no command
+// is pressed in the reading pane (less beeps; recall says where to go).
+func (m *Model) notAPagerKey(msg tea.KeyMsg) string {
+	k := &m.keys
+	return fmt.Sprintf("%s does nothing in the reading pane: %s finds in this session, %s goes back to the list, %s lists the keys",
+		helpKeys([]string{msg.String()}), k.FocusSearch.Help().Key, k.Cancel.Help().Key, k.Help.Help().Key)
 }
 
-// typesInSearch reports whether a key a pane has no use for belongs to the
-// search box: text, and the editing keys. Such a key moves focus there and
-// acts, so no key goes nowhere (with zero results Backspace still edits
-// the query, as in fzf, where the list never takes the keyboard away).
+// typesInSearch reports whether a key belongs to the search box: text, and
+// the editing keys. From the list such a key moves focus there and acts,
+// so no key goes nowhere (with zero results Backspace still edits the
+// query, as in fzf, where the list never takes the keyboard away).
 func typesInSearch(msg tea.KeyMsg) bool {
 	switch msg.Type {
 	case tea.KeyRunes:
@@ -115,45 +130,46 @@ func typesInSearch(msg tea.KeyMsg) bool {
 	return false
 }
 
-// handlePaneKey handles the single-letter actions of the list and detail panes.
-func (m *Model) handlePaneKey(msg tea.KeyMsg) tea.Cmd {
+// actionKey runs the action bound to msg in the current focus (the keys
+// left live there: ctrl/alt where the query is typed, the letters too in
+// the reading pane); ok is false when msg is bound to none.
+func (m *Model) actionKey(msg tea.KeyMsg) (cmd tea.Cmd, ok bool) {
 	k := &m.keys
 	switch {
 	case key.Matches(msg, k.FocusSearch) && m.focus == focusDetail && !m.summary.open:
-		return m.startFind() // / in the transcript searches it, as in less
+		return m.startFind(), true // / in the transcript searches it, as in less
 	case key.Matches(msg, k.FocusSearch):
 		m.setFocus(focusSearch)
 	case key.Matches(msg, k.Quit):
-		return m.quit()
+		return m.quit(), true
 	case key.Matches(msg, k.Summarize):
-		return m.summarizeSelected()
+		return m.summarizeSelected(), true
 	case key.Matches(msg, k.SummarizeAll):
-		return m.startSummary(topItems(m.list.items, m.opts.SummarizeTop))
+		return m.startSummary(topItems(m.list.items, m.opts.SummarizeTop)), true
 	case key.Matches(msg, k.NextHit):
-		return m.jumpHit(1)
+		return m.jumpHit(1), true
 	case key.Matches(msg, k.PrevHit):
-		return m.jumpHit(-1)
+		return m.jumpHit(-1), true
 	case key.Matches(msg, k.ToggleTools):
-		return m.toggleTools()
+		return m.toggleTools(), true
 	case key.Matches(msg, k.ToggleThinking):
-		return m.toggleThinking()
+		return m.toggleThinking(), true
 	case key.Matches(msg, k.RevealSecrets):
-		return m.toggleReveal()
+		return m.toggleReveal(), true
 	case key.Matches(msg, k.Resume):
-		return m.resume()
+		return m.resume(), true
 	case key.Matches(msg, k.Export):
-		return m.openExport()
+		return m.openExport(), true
 	case key.Matches(msg, k.Yank):
-		return m.yank()
+		return m.yank(), true
 	case key.Matches(msg, k.YankResume):
-		return m.yankResume()
+		return m.yankResume(), true
 	case key.Matches(msg, k.Pager):
-		return m.pager()
-	case typesInSearch(msg):
-		m.setFocus(focusSearch)
-		return m.updateInput(msg)
+		return m.pager(), true
+	default:
+		return nil, false
 	}
-	return nil
+	return nil, true
 }
 
 // toggleSort switches a query's results between relevance and recency

@@ -1,13 +1,21 @@
 package ui
 
-import "github.com/charmbracelet/bubbles/key"
+import (
+	"github.com/charmbracelet/bubbles/key"
+)
 
 // KeyMap holds every key binding of the TUI. It implements help.KeyMap, and
-// updateKeys enables only the bindings that act in the current focus, so the
-// help view always shows what a key does now.
+// updateKeys keeps live only the keys that act in the current focus, so the
+// footer always shows what a key does now.
+//
+// Typing is text, as in fzf and less: where the search box or the list has
+// focus, every printable key edits the query, so a binding's printable keys
+// (the pager's letters) are dropped there, and its ctrl, alt and F keys
+// stay; the reading pane (the detail) is a pager, where letters are
+// commands. One rule for the defaults and the configured keys alike.
 type KeyMap struct {
 	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	NextFocus, PrevFocus, FocusSearch       key.Binding
+	NextFocus, PrevFocus, FocusSearch       key.Binding // FocusSearch: / in the reading pane finds in the session (less)
 	Open                                    key.Binding // enter: summarise (and show the detail on narrow screens)
 	Summarize, SummarizeAll                 key.Binding
 	NextHit, PrevHit, ToggleTools           key.Binding
@@ -22,100 +30,114 @@ type KeyMap struct {
 	Help, Cancel, Quit, ForceQuit           key.Binding
 	Paste                                   key.Binding // ctrl+v in the search box: from tmux's buffer inside tmux
 
-	// user holds the config file's bindings (action name → keys), which
-	// updateKeys puts back after setting a focus's defaults.
-	user map[string][]string
+	// focus is the pane the live keys are for (updateKeys).
+	focus focus
+	// base holds every action's keys in force (the defaults, or the config
+	// file's in their place), which updateKeys filters for a focus.
+	base map[string][]string
 }
 
-// DefaultKeyMap returns the bindings: fzf/lazygit/less conventions.
+// DefaultKeyMap returns the bindings: fzf's keys where the query is typed
+// (ctrl/alt for actions), less's letters in the reading pane.
 func DefaultKeyMap() KeyMap {
-	b := func(help string, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	b := func(desc string, keys ...string) key.Binding {
+		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(helpKeys(keys), desc))
 	}
-	return KeyMap{
-		Up:             b("↑/k/ctrl+p/ctrl+k", "up", "up", "ctrl+p", "ctrl+k", "k"),
-		Down:           b("↓/j/ctrl+n/ctrl+j", "down", "down", "ctrl+n", "ctrl+j", "j"),
-		PageUp:         b("pgup", "page up", "pgup", "ctrl+b"),
-		PageDown:       b("pgdn", "page down", "pgdown", "ctrl+f"),
-		Top:            b("g/home", "top", "home", "g"),
-		Bottom:         b("G/end", "bottom", "end", "G"),
-		NextFocus:      b("tab", "next pane", "tab"),
-		PrevFocus:      b("shift+tab", "previous pane", "shift+tab"),
-		FocusSearch:    b("/", "search", "/"),
-		Open:           b("enter", "summarise", "enter"),
-		Summarize:      b("s", "summarise session", "s"),
-		SummarizeAll:   b("S", "summarise top 3", "S"),
-		NextHit:        b("n", "next hit", "n"),
-		PrevHit:        b("N", "previous hit", "N"),
-		ToggleTools:    b("t", "tool calls", "t"),
-		ToggleThinking: b("T", "thinking", "T"),
-		RevealSecrets:  b("V", "reveal secrets", "V"),
-		Resume:         b("r", "resume", "r"),
-		Export:         b("e", "export… (asks where)", "e"),
-		Yank:           b("y", "copy message", "y"),
-		YankResume:     b("Y", "copy resume", "Y"),
-		Pager:          b("o", "$PAGER", "o"),
+	k := KeyMap{
+		Up:             b("up", "up", "k", "ctrl+p", "ctrl+k"),
+		Down:           b("down", "down", "j", "ctrl+n", "ctrl+j"),
+		PageUp:         b("page up", "pgup", "b", "ctrl+b"),
+		PageDown:       b("page down", "pgdown", " ", "ctrl+f"),
+		Top:            b("top", "home", "g"),
+		Bottom:         b("bottom", "end", "G"),
+		NextFocus:      b("next pane", "tab"),
+		PrevFocus:      b("previous pane", "shift+tab"),
+		FocusSearch:    b("find", "/"),
+		Open:           b("summarise", "enter"),
+		Summarize:      b("summarise session", "s"),
+		SummarizeAll:   b("summarise top 3", "S", "ctrl+s"),
+		NextHit:        b("next hit", "n"),
+		PrevHit:        b("previous hit", "N"),
+		ToggleTools:    b("tool calls", "t"),
+		ToggleThinking: b("thinking", "T"),
+		RevealSecrets:  b("reveal secrets", "V"),
+		Resume:         b("resume", "r", "ctrl+r"),
+		Export:         b("export…", "e", "alt+e"),
+		Yank:           b("copy", "y", "ctrl+y"),
+		YankResume:     b("copy resume", "Y", "alt+y"),
+		Pager:          b("$PAGER", "o", "ctrl+o"),
 		// ctrl-/ is what terminals send as ctrl-_ (0x1f); F6 for those that do not.
-		Layout:       b("F6/ctrl+/", "toggle detail", "f6", "ctrl+_"),
-		FilterRole:   b("F2/alt+r", "role", "f2", "alt+r"),
-		FilterSource: b("F3/alt+s", "source", "f3", "alt+s"),
-		FilterTime:   b("F4/alt+t", "time", "f4", "alt+t"),
-		ClearFilters: b("F5/alt+x", "no filters", "f5", "alt+x"),
-		Scope:        b("F7/alt+p", "this repo ⇄ all", "f7", "alt+p"),
-		Sort:         b("F8/alt+o", "relevance ⇄ recency", "f8", "alt+o"),
-		Help:         b("?/F1", "help", "?", "f1"),
-		Cancel:       b("esc", "cancel/back", "esc"),
-		Quit:         b("q", "quit", "q"),
-		ForceQuit:    b("ctrl+c", "quit", "ctrl+c"),
-		Paste:        b("ctrl+v", "paste", "ctrl+v"),
+		Layout:       b("toggle detail", "f6", "ctrl+_"),
+		FilterRole:   b("role", "f2", "alt+r"),
+		FilterSource: b("source", "f3", "alt+s"),
+		FilterTime:   b("time", "f4", "alt+t"),
+		ClearFilters: b("no filters", "f5", "alt+x"),
+		Scope:        b("this repo ⇄ all", "f7", "alt+p"),
+		Sort:         b("relevance ⇄ recency", "f8", "alt+o"),
+		Help:         b("help", "f1", "?"),
+		Cancel:       b("back", "esc"),
+		Quit:         b("quit", "q"),
+		ForceQuit:    b("quit", "ctrl+c"),
+		Paste:        b("paste", "ctrl+v"),
 	}
+	k.base = map[string][]string{}
+	for _, a := range keyActions {
+		k.base[a.name] = k.binding(a.name).Keys()
+	}
+	return k
 }
 
-// letterKeys are the bindings made of plain printable keys: in the search
-// box those keys type, so the bindings are off while it has focus.
-func (k *KeyMap) letterKeys() []*key.Binding {
-	return []*key.Binding{&k.FocusSearch, &k.Summarize, &k.SummarizeAll, &k.NextHit, &k.PrevHit,
-		&k.ToggleTools, &k.ToggleThinking, &k.RevealSecrets, &k.Resume, &k.Export, &k.Yank, &k.YankResume, &k.Pager, &k.Quit, &k.Top, &k.Bottom}
+// liveKeys are the keys of an action that act in focus f: all of them in
+// the reading pane; where the query is typed, not those that type (in the
+// search box also its editing keys: ctrl+a, home, ...). Paste acts only in
+// the search box.
+func liveKeys(name string, keys []string, f focus) []string {
+	switch {
+	case name == "paste":
+		if f != focusSearch {
+			return nil
+		}
+		return keys
+	case f == focusDetail:
+		return keys
+	}
+	var live []string
+	for _, s := range keys {
+		if printable(s) || f == focusSearch && typesText(s) {
+			continue
+		}
+		live = append(live, s)
+	}
+	return live
 }
 
-// updateKeys enables the bindings that act in focus f.
+// updateKeys sets each binding to the keys that act in focus f (liveKeys),
+// its help to those keys, and the descriptions that depend on the pane.
 func (k *KeyMap) updateKeys(f focus, summaryOpen bool) {
-	for _, b := range k.letterKeys() {
-		b.SetEnabled(f != focusSearch)
+	for _, a := range keyActions {
+		b := k.binding(a.name)
+		live := liveKeys(a.name, k.base[a.name], f)
+		b.SetKeys(live...)
+		b.SetEnabled(len(live) > 0)
+		// The footer names one key an action has here (F1 lists them all).
+		b.SetHelp(helpKeys(live[:min(1, len(live))]), b.Help().Desc)
 	}
-	// In the search box ? types (it is not FTS5 syntax, but a user may look
-	// for it); F1 still opens the help there.
-	if f == focusSearch {
-		k.Help.SetKeys("f1")
-		k.Help.SetHelp("F1", "help")
-	} else {
-		k.Help.SetKeys("?", "f1")
-		k.Help.SetHelp("?/F1", "help")
+	k.Yank.SetHelp(k.Yank.Help().Key, map[bool]string{true: "copy summary", false: "copy"}[summaryOpen])
+	cancel := map[focus]string{focusSearch: "clear/quit", focusList: "back to query", focusDetail: "back to list"}[f]
+	if summaryOpen {
+		cancel = "close summary"
 	}
-	// ctrl-j/ctrl-k move from the search box too, as in fzf.
-	// In the search box ctrl-b/ctrl-f move the cursor (readline).
-	if f == focusSearch {
-		k.Up.SetKeys("up", "ctrl+p", "ctrl+k")
-		k.Down.SetKeys("down", "ctrl+n", "ctrl+j")
-		k.PageUp.SetKeys("pgup")
-		k.PageDown.SetKeys("pgdown")
-		k.Up.SetHelp("↑/ctrl+k", "up")
-		k.Down.SetHelp("↓/ctrl+j", "down")
-	} else {
-		k.Up.SetKeys("up", "ctrl+p", "ctrl+k", "k")
-		k.Down.SetKeys("down", "ctrl+n", "ctrl+j", "j")
-		k.PageUp.SetKeys("pgup", "ctrl+b")
-		k.PageDown.SetKeys("pgdown", "ctrl+f")
-		k.Up.SetHelp("↑/k", "up")
-		k.Down.SetHelp("↓/j", "down")
-	}
-	k.Yank.SetHelp(k.Yank.Help().Key, map[bool]string{true: "copy summary", false: "copy message"}[summaryOpen])
-	k.applyUser(f)
+	k.Cancel.SetHelp(k.Cancel.Help().Key, cancel)
+	k.focus = f
 }
 
-// ShortHelp is the status-line help.
+// ShortHelp is the footer: the keys that matter most in the current pane,
+// in the order they are wanted (the footer cuts the tail on a narrow screen).
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Help, k.NextFocus, k.Open, k.Resume, k.Quit, k.ForceQuit}
+	if k.focus == focusDetail {
+		return []key.Binding{k.Help, k.NextHit, k.FocusSearch, k.Yank, k.Pager, k.Export, k.Cancel, k.Quit}
+	}
+	return []key.Binding{k.Help, k.Open, k.NextFocus, k.Resume, k.Pager, k.Yank, k.Export, k.Cancel, k.ForceQuit}
 }
 
 // readlineHelp lists the search box's editing keys (Bubbles' textinput
@@ -129,13 +151,13 @@ func readlineHelp() []key.Binding {
 		b("alt+k", "delete to end"), b("ctrl+v", "paste (tmux buffer)")}
 }
 
-// FullHelp is the help view, one column per group.
+// FullHelp is every binding, one group per column (help.KeyMap); the F1
+// view lays them out per pane instead (helpKeyRows).
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.NextFocus, k.PrevFocus, k.FocusSearch, k.Layout},
 		{k.Open, k.Summarize, k.SummarizeAll, k.NextHit, k.PrevHit, k.ToggleTools, k.ToggleThinking, k.RevealSecrets, k.Cancel},
-		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit},
+		{k.Resume, k.Export, k.Yank, k.YankResume, k.Pager, k.Help, k.Quit, k.ForceQuit, k.Paste},
 		{k.FilterRole, k.FilterSource, k.FilterTime, k.ClearFilters, k.Scope, k.Sort},
-		readlineHelp(),
 	}
 }

@@ -129,7 +129,7 @@ func (m *Model) View() string {
 	b.Grow(w * m.height * 2)
 	b.WriteString(m.searchLine(w))
 	b.WriteByte('\n')
-	chips := m.filters.chips(m.styles, &m.keys, w)
+	chips := m.filters.chips(m.styles, &m.allKeys, w)
 	if m.byRecency {
 		chips = m.styles.Chip.Active.Render("sort:recent") + " " + chips
 	}

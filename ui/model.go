@@ -187,9 +187,12 @@ func New(ctx context.Context, backend Backend, opts Options) *Model {
 	return m
 }
 
-// Init starts the first query (recent sessions for an empty box).
+// Init starts the first query (recent sessions for an empty box). The
+// start-up notice (Options.Notice) stays until the query is edited.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.queryChanged(), m.pollChanges(), m.loadSources())
+	first := m.search()
+	m.topSeq, m.userMoved = m.seq, false
+	return tea.Batch(first, m.pollChanges(), m.loadSources())
 }
 
 // sourcesMsg carries the sources the database holds, and the sessions

@@ -94,14 +94,13 @@ func TestNavigation(t *testing.T) {
 	if got := d.m.list.SelectedID(); got != "cx-2222" {
 		t.Fatalf("after ctrl-p: selected %s", got)
 	}
-	// j types in the search box...
+	// j types in the search box, and in the list.
 	d.key("j")
 	if d.m.input.Value() != "j" {
 		t.Fatalf("j in the search box typed %q", d.m.input.Value())
 	}
 	d.key("backspace")
 	d.pump("browse", func() bool { return d.m.finalSeq == d.m.seq && len(d.m.list.items) == 4 })
-	// ...and moves in the list.
 	d.key("tab")
 	if d.m.Focus() != "list" {
 		t.Fatalf("tab: focus %s", d.m.Focus())
@@ -110,32 +109,37 @@ func TestNavigation(t *testing.T) {
 	if got := d.m.list.SelectedID(); got != "cc-1111" {
 		t.Fatalf("selection after the query changed: %s", got)
 	}
-	d.key("j")
-	d.key("k")
-	d.key("j")
+	d.key("down")
+	d.key("up")
+	d.key("ctrl+j")
 	if got := d.m.list.SelectedID(); got != "cx-2222" {
-		t.Fatalf("j k j: selected %s", got)
+		t.Fatalf("down up ctrl+j: selected %s", got)
 	}
-	d.key("G")
+	d.key("end")
 	if got := d.m.list.SelectedID(); got != "tg-4444" {
-		t.Fatalf("G: selected %s", got)
+		t.Fatalf("end: selected %s", got)
 	}
-	d.key("g")
+	d.key("home")
 	if got := d.m.list.SelectedID(); got != "cc-1111" {
-		t.Fatalf("g: selected %s", got)
+		t.Fatalf("home: selected %s", got)
 	}
 	d.pump("transcript", func() bool { return d.m.detail.doc.session.ID == "cc-1111" })
 	if s := d.screen(); !strings.Contains(s, "busy_timeout") || !strings.Contains(s, "⚙ Read") {
 		t.Fatalf("detail lacks the transcript or the compact tool call:\n%s", s)
+	}
+	d.key("tab")
+	if d.m.Focus() != "detail" {
+		t.Fatalf("focus %s, want detail", d.m.Focus())
 	}
 	d.key("t")
 	d.pump("expanded tools", func() bool { return d.m.detail.doc.expanded })
 	if s := d.screen(); !strings.Contains(s, "func migrate()") {
 		t.Fatalf("expanded tool output missing:\n%s", s)
 	}
-	d.key("tab")
-	if d.m.Focus() != "detail" {
-		t.Fatalf("focus %s, want detail", d.m.Focus())
+	d.key("G")
+	d.key("g")
+	if d.m.detail.view.offset != 0 {
+		t.Fatalf("g: detail offset %d", d.m.detail.view.offset)
 	}
 	d.key("/") // in the detail pane: searches the transcript (find_test.go)
 	if !d.m.finding() {
@@ -143,10 +147,11 @@ func TestNavigation(t *testing.T) {
 	}
 	d.key("esc")       // closes the prompt
 	d.key("shift+tab") // list
-	d.key("/")
-	if d.m.Focus() != "search" {
-		t.Fatalf("/: focus %s", d.m.Focus())
+	d.key("/")         // text, as every printable key in the list
+	if d.m.Focus() != "search" || d.m.input.Value() != "/" {
+		t.Fatalf("/ in the list: focus %s, query %q", d.m.Focus(), d.m.input.Value())
 	}
+	d.key("esc") // clears the box
 	d.key("esc") // empty box: quits
 	d.pump("quit", func() bool { return d.quit })
 }
@@ -161,6 +166,7 @@ func TestHitJumps(t *testing.T) {
 	if len(hits) < 3 {
 		t.Fatalf("hit lines = %v, want the matches of three messages", hits)
 	}
+	d.key("tab")
 	d.key("tab")
 	d.key("n")
 	first := d.m.detail.hit
@@ -294,6 +300,7 @@ func TestSummaryStreamsAndCancels(t *testing.T) {
 	}
 	// A slow stream is cancelled with esc and keeps what arrived.
 	b.delay = 20 * time.Millisecond
+	d.key("tab")
 	d.key("tab")
 	d.key("s")
 	d.pump("some text", func() bool { doc, _, _ := d.m.summary.stream.snapshot(); return strings.Count(doc, "word") > 3 })

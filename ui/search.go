@@ -3,11 +3,13 @@ package ui
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"time"
 
 	"github.com/charmbracelet/bubbles/key"
 	tea "github.com/charmbracelet/bubbletea"
+	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -77,6 +79,9 @@ func (m *Model) search() tea.Cmd {
 		f.Phase = phase
 		return func() tea.Msg {
 			d, err := backend.Discover(ctx, q, f)
+			if err == nil && phase == store.PhaseFinal && lastWordUnmatched(d) {
+				d = settledRetry(ctx, backend, q, f, d)
+			}
 			if err != nil {
 				return resultsMsg{seq: seq, phase: phase, query: q, err: err}
 			}
@@ -96,6 +101,39 @@ func (m *Model) search() tea.Cmd {
 		}
 	}
 	return tea.Sequence(ask(store.PhaseFirst), settle)
+}
+
+// settledRetry asks again for a query whose last word, read as a prefix
+// while typing, matched nothing: typing has paused (the ranked phase runs
+// after a pause), so the word is read as complete, and a typo in it is
+// retried as its nearest spelling, as `recall search dokcer` does
+// ("searched instead: dokcer → docker"). The settled answer replaces the
+// first only when it corrected a word: otherwise the prefix reading stands.
+func settledRetry(ctx context.Context, backend Backend, q string, f store.SearchFilter, d *recall.Discovery) *recall.Discovery {
+	f.Typing = false
+	if s, err := backend.Discover(ctx, q, f); err == nil && s.Suggestion != "" {
+		return s
+	}
+	return d
+}
+
+// lastWordUnmatched reports whether no session of d holds the plain
+// query's last word (or d found nothing at all): the word being typed may
+// be a typo that no indexed word starts with.
+func lastWordUnmatched(d *recall.Discovery) bool {
+	if len(d.Results) == 0 {
+		return true
+	}
+	if len(d.Words) == 0 {
+		return false
+	}
+	last := d.Words[len(d.Words)-1]
+	for _, r := range d.Results {
+		if slices.Contains(r.Matched, last) {
+			return false
+		}
+	}
+	return true
 }
 
 // finalPhaseDelay is the pause in typing after which the ranked phase runs;
@@ -158,9 +196,9 @@ func (m *Model) emptyText(browse bool) string {
 	case m.emptyDB:
 		return firstRunText
 	case browse:
-		return "no sessions with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters"
+		return "no sessions with " + filters + "\n" + m.allKeys.ClearFilters.Help().Key + " clears the filters"
 	case filters != "":
-		return "no matches with " + filters + "\n" + m.keys.ClearFilters.Help().Key + " clears the filters\n" +
+		return "no matches with " + filters + "\n" + m.allKeys.ClearFilters.Help().Key + " clears the filters\n" +
 			"or try OR, a prefix*, fewer words\n(F1 for the syntax)"
 	}
 	return "no matches\ntry OR, a prefix*, or fewer words\n(F1 for the syntax)"

@@ -21,6 +21,7 @@ func TestDetailRedactsSecrets(t *testing.T) {
 	if s := d.screen(); strings.Contains(s, token) || !strings.Contains(s, "[REDACTED:github-pat]") {
 		t.Fatalf("the detail pane shows the token, or no mark:\n%s", s)
 	}
+	d.key("tab") // V is the reading pane's
 	d.key("V")
 	d.pump("revealed", func() bool { return strings.Contains(d.screen(), token) })
 	d.key("V")
@@ -38,6 +39,7 @@ func TestYankCopiesRedactedUnlessRevealed(t *testing.T) {
 	d := newDriverWith(t, b, 120, 30, Options{Clipboard: clip})
 	d.typ("busy")
 	d.pump("transcript", func() bool { return d.m.detail.session.ID == "cc-1111" && !d.m.detail.loading })
+	d.key("tab")
 	d.key("tab")
 	d.key("y")
 	d.pump("copied", func() bool { return strings.HasPrefix(d.m.status.msg, "copied") })

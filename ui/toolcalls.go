@@ -26,7 +26,8 @@ func describeToolCallsFull(raw string) string {
 }
 
 // flatToolCalls is every call's name and all its arguments on one line
-// (up to maxMessageChars): `Edit {"file_path": "…", "new_string": "…"}`.
+// (up to maxMessageChars), their strings decoded: `Edit file_path=…
+// new_string=docker network inspect "$NET"`, never the stored `\"$NET\"`.
 func flatToolCalls(raw string) string {
 	calls, ok := recall.ParseToolCalls(raw)
 	if !ok {
@@ -37,7 +38,7 @@ func flatToolCalls(raw string) string {
 		if i > 0 {
 			b.WriteString(" · ")
 		}
-		b.WriteString(c.Name + " " + c.PrettyArgs())
+		b.WriteString(c.Name + " " + c.FlatArgs())
 	}
 	return cutUTF8(termtext.OneLine(termtext.Sanitize(b.String())), maxMessageChars)
 }

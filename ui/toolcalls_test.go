@@ -17,3 +17,13 @@ func TestDescribeToolCalls(t *testing.T) {
 		}
 	}
 }
+
+// A folded call's arguments are decoded for display (issue 32: the folded
+// Edit showed `\"$NET\"`): strings as the agent passed them, on one line.
+func TestFlatToolCallsDecoded(t *testing.T) {
+	raw := `[{"function":{"name":"Edit","arguments":"{\"file_path\": \"dev-up.sh\", \"new_string\": \"NET=x\\ndocker network inspect \\\"$NET\\\"\"}"}}]`
+	want := `Edit file_path=dev-up.sh new_string=NET=x docker network inspect "$NET"`
+	if got := flatToolCalls(raw); got != want {
+		t.Errorf("flatToolCalls = %q, want %q", got, want)
+	}
+}

@@ -66,7 +66,7 @@ func TestPasteSaysWhere(t *testing.T) {
 // F1 is a boxed popup (lazygit) that lists ctrl-p/ctrl-n and the search
 // box's readline keys; before, it was unboxed grey text without them.
 func TestHelpIsABoxWithReadlineKeys(t *testing.T) {
-	d := newDriver(t, demoBackend(), 120, 40)
+	d := newDriver(t, demoBackend(), 200, 60)
 	d.pump("browse", func() bool { return len(d.m.list.items) == 4 })
 	d.key("f1")
 	s := d.screen()
@@ -86,6 +86,7 @@ func TestNextHitWrapSaysSo(t *testing.T) {
 	d.pump("transcript", func() bool {
 		return d.m.detail.session.ID == "cc-1111" && !d.m.detail.loading && len(d.m.detail.targets) > 1
 	})
+	d.key("tab")
 	d.key("tab")
 	n := len(d.m.detail.targets)
 	for range n - 1 - d.m.detail.hit {
@@ -189,7 +190,7 @@ func TestStaleStatusCleared(t *testing.T) {
 		t.Fatalf("n: status %q", d.m.status.msg)
 	}
 	d.key("shift+tab")
-	d.key("j")
+	d.key("down")
 	if d.m.status.msg != "" {
 		t.Errorf("after moving to another session the status still says %q", d.m.status.msg)
 	}
@@ -200,5 +201,20 @@ func TestStaleStatusCleared(t *testing.T) {
 	d.typ("x")
 	if strings.Contains(d.m.status.msg, "hit") {
 		t.Errorf("after a new query the status still says %q", d.m.status.msg)
+	}
+}
+
+// The start-up notice (opened read-only, a command the first word may be a
+// slip of) is on the first screen and stays until the query is edited.
+// Before, the first search cleared it before anything was drawn.
+func TestStartupNoticeStays(t *testing.T) {
+	d := newDriverWith(t, demoBackend(), 120, 30, Options{Query: "serach", Notice: `searching for "serach" (for the command: recall search …)`})
+	d.pump("ranked", func() bool { return d.m.finalSeq == d.m.seq })
+	if s := d.screen(); !strings.Contains(s, "for the command: recall search") {
+		t.Fatalf("no notice on the first screen:\n%s", s)
+	}
+	d.key("backspace")
+	if strings.Contains(d.screen(), "for the command") {
+		t.Errorf("the notice outlived the query it spoke of")
 	}
 }

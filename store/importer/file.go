@@ -218,6 +218,9 @@ type Batch struct {
 	Cursor  Cursor
 	Parser  any
 	Version int // saved with the cursor (Versioned)
+	// Claim, when set, runs after the sessions are written and before the
+	// messages are (Claimer).
+	Claim func(tx *store.Tx) error
 }
 
 // Commit writes b in tx: on a full re-import of an intact file (Plan.Intact)
@@ -271,6 +274,11 @@ func Commit(tx *store.Tx, p Plan, b Batch) (int, error) {
 		if !ids[s.ID] {
 			ids[s.ID] = true
 			all = append(all, s.ID)
+		}
+	}
+	if b.Claim != nil {
+		if err := b.Claim(tx); err != nil {
+			return 0, err
 		}
 	}
 	n := 0

@@ -46,12 +46,15 @@ var historyFixtures = map[string]historyFixture{
 	"cursor-agent": {setup: sqlFixture("cursoragent", "store.db", "store.sql"), file: "store.db"},
 	"droid":        {dir: "droid"},
 	"goose":        {setup: sqlFixture("goose", "sessions.db", "schema.sql", "seed.sql"), file: "sessions.db"},
+	"qoder":        {dir: "qoder"},
+	"grok-cli":     {setup: sqlFixture("grokcli", "grok.db", "schema.sql", "seed.sql"), file: "grok.db"},
 	"mistral-vibe": {dir: "vibe"},
 	"openhands":    {dir: "openhands"},
 	"grok-build":   {dir: "grokbuild"},
 	"amazon-q":     {setup: sqlFixture("amazonq", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
-	"kiro":         {setup: sqlFixture("kiro", "data.sqlite3", "schema.sql", "seed.sql"), file: "data.sqlite3"},
+	"kiro":         {setup: treeWithDB("kiro", "data.sqlite3", "schema.sql", "seed.sql")},
 	"junie":        {dir: "junie"},
+	"antigravity":  {dir: "antigravity"},
 }
 
 // sqlFixture builds <dst>/<name> with the native sqlite3 shell from the
@@ -70,6 +73,17 @@ func sqlFixture(dir, name string, files ...string) func(t *testing.T, dst string
 			sql.WriteString("\n")
 		}
 		shellSQL(t, filepath.Join(dst, name), sql.String())
+	}
+}
+
+// treeWithDB copies testdata/importers/<dir> into dst (a source that
+// reads files beside its database) and builds <dst>/<name> as sqlFixture.
+func treeWithDB(dir, name string, files ...string) func(t *testing.T, dst string) {
+	return func(t *testing.T, dst string) {
+		if err := os.CopyFS(dst, os.DirFS(it.Fixtures(t, dir))); err != nil {
+			t.Fatal(err)
+		}
+		sqlFixture(dir, name, files...)(t, dst)
 	}
 }
 

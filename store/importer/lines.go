@@ -41,6 +41,17 @@ type Versioned interface {
 	Version() int
 }
 
+// Claimer is implemented by a LineParser whose file takes its session over
+// from another file of the same source that held the same conversation
+// (Kiro CLI's JSONL journal of a conversation its data.sqlite3 keeps too,
+// Antigravity's full transcript beside the truncated one): Claim runs in
+// the import's transaction after the batch's sessions are written and
+// before its messages are, so the other file's rows go and these come in
+// one commit, or neither does.
+type Claimer interface {
+	Claim(tx *store.Tx, p Plan) error
+}
+
 // Result is what a LineParser produced from one file.
 type Result struct {
 	Sessions  []store.Session
@@ -152,6 +163,10 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 				return nil
 			}
 			b.Messages = DropTooLarge(b.Messages, p.Path, &r)
+			if c, ok := parser.(Claimer); ok {
+				plan := p
+				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan) }
+			}
 			n, err := Commit(tx, p, b)
 			if err != nil {
 				return err

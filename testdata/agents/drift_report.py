@@ -9,6 +9,7 @@ and problems are shown. Exit status 1 when something drifted (a new kind or fiel
 """
 import json
 import os
+import re
 import sys
 
 
@@ -34,6 +35,23 @@ def kind_of(rec):
     return k, fields
 
 
+def sqlite_events(path):
+    import sqlite3
+    try:
+        db = sqlite3.connect("file:" + path + "?mode=ro", uri=True)
+        rows = db.execute("SELECT event_json FROM transcript_events WHERE event_json IS NOT NULL").fetchall()
+        db.close()
+    except sqlite3.Error:
+        return []
+    out = []
+    for (text,) in rows:
+        try:
+            out.append(json.loads(text))
+        except ValueError:
+            out.append("(invalid JSON row)")
+    return out
+
+
 def scan(folder):
     kinds = {}
     home = os.path.join(folder, "home")
@@ -53,7 +71,15 @@ def scan(folder):
                             continue
                         k, fields = kind_of(rec)
                         kinds.setdefault(k, set()).update(fields)
+            elif n.endswith(".sqlite"):
+                # OpenClaw's agent database keeps its transcript records verbatim in transcript_events
+                # (the zstd-compressed ones, event_json NULL, are not read here).
+                for rec in sqlite_events(path):
+                    k, fields = kind_of(rec)
+                    kinds.setdefault(k, set()).update(fields)
             elif n.endswith(".json"):
+                # a file named by its session's id (Auggie's <uuid>.json) is one kind, whatever the id
+                n = re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "*", n)
                 kinds.setdefault("file " + n if not n.startswith(("session-", "agent-")) else "file " + n.split("-")[0] + "-*.json", set())
     return kinds
 

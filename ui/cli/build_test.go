@@ -90,4 +90,63 @@ func TestREADMEBuildLineInAFreshClone(t *testing.T) {
 	if !strings.Contains(out, "revision "+head) {
 		t.Errorf("go install with VCS stamping: version does not name commit %s:\n%s", head, out)
 	}
+	readmeGoInstallLatest(t, string(readme), clone, head)
+}
+
+// readmeGoInstallLatest runs the README's `go install MODULE@latest` against
+// a module proxy (a folder, GOPROXY=file://...) whose only version of the
+// module is the clone's commit, as the real proxy serves an untagged commit
+// (a pseudo-version). Nothing is fetched: the dependencies come from the
+// module cache. The binary's --version must have the shape the README shows.
+func readmeGoInstallLatest(t *testing.T, readme, clone, head string) {
+	m := regexp.MustCompile("go install (\\S+)@latest").FindStringSubmatch(readme)
+	mod, _ := os.ReadFile(filepath.Join(clone, "go.mod"))
+	module := regexp.MustCompile(`(?m)^module (\S+)`).FindStringSubmatch(string(mod))
+	if m == nil || module == nil || m[1] != module[1] {
+		t.Fatalf("the README's go install line names %v, go.mod the module %v", m, module)
+	}
+	cmd := exec.Command("git", "log", "-1", "--format=%cd", "--date=format-local:%Y%m%d%H%M%S")
+	cmd.Dir, cmd.Env = clone, append(os.Environ(), "TZ=UTC")
+	stamp, err := cmd.Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	version := "v0.0.0-" + strings.TrimSpace(string(stamp)) + "-" + head[:12]
+	proxy := t.TempDir()
+	dir := filepath.Join(proxy, m[1], "@v")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, body := range map[string]string{"list": version + "\n", version + ".info": `{"Version":"` + version + `"}`, version + ".mod": string(mod)} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, clone, nil, "git", "archive", "--format=zip", "--prefix="+m[1]+"@"+version+"/", "-o", filepath.Join(dir, version+".zip"), "HEAD")
+
+	gobin := t.TempDir()
+	run(t, t.TempDir(), []string{"GOBIN=" + gobin, "GOPROXY=file://" + proxy + ",off", "GONOSUMDB=" + m[1], "GOFLAGS="}, "go", "install", m[1]+"@latest")
+	out := run(t, "", nil, filepath.Join(gobin, "recall"), "--version")
+	if !strings.HasPrefix(out, "recall "+version+"\n") || !strings.Contains(out, "revision "+head[:12]+" (") {
+		t.Errorf("recall --version after go install %s@latest:\n%s", m[1], out)
+	}
+	// The README's example is this output, but for the version, commit, time and Go.
+	shape := func(s string) string {
+		for _, r := range []struct{ re, to string }{
+			{`v0\.0\.0-\d{14}-[0-9a-f]{12}`, "VERSION"}, {`\b[0-9a-f]{12}\b`, "COMMIT"},
+			{`\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ`, "TIME"}, {`go1\.\d+(\.\d+)? \S+/\S+`, "GO PLATFORM"},
+		} {
+			s = regexp.MustCompile(r.re).ReplaceAllString(s, r.to)
+		}
+		return strings.TrimSpace(s)
+	}
+	var example string
+	for _, b := range mdBlocks(t, "README.md") {
+		if b.lang == "" && len(b.lines) > 0 && strings.HasPrefix(b.lines[0], "recall v") {
+			example = strings.Join(b.lines, "\n")
+		}
+	}
+	if shape(example) != shape(out) {
+		t.Errorf("the README shows --version printing\n%s\nbut a go install of the module prints\n%s", example, out)
+	}
 }

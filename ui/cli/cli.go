@@ -29,6 +29,13 @@ type Env struct {
 	// StdoutIsTerminal is true when stdout is a terminal (progress bars, colour, streaming markdown).
 	StdoutIsTerminal bool
 
+	// implicitTUI: no command was named (recall, recall docker, recall
+	// --here): without a terminal the words are answered as `recall
+	// search` (or `recall recent`) answers them. didYouMean names a
+	// command the first word may be a slip of ("serach").
+	implicitTUI bool
+	didYouMean  string
+
 	// flagsOnly runs a command only up to its flag parsing, which records
 	// the flag set in seenFlags (see commandFlags).
 	flagsOnly bool

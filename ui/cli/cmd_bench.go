@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"github.com/recall-dev/recall/ui/termtext"
 	"sort"
 	"time"
 
@@ -74,7 +75,9 @@ func runBench(env *Env, c *Command, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "%-28s %-10s %10s %10s %10s %10s %6s\n", "query", "index", "first p50", "first p99", "final p50", "final p99", "hits")
 	for _, r := range out {
-		fmt.Fprintf(env.Stdout, "%-28s %-10s %8.2fms %8.2fms %8.2fms %8.2fms %6d\n", r.Query, r.Index, r.MedianMS, r.P99MS, r.FinalMedianMS, r.FinalP99MS, r.Hits)
+		// The query column is padded in display cells: %-28s counts bytes,
+		// and put a CJK query's row three columns off.
+		fmt.Fprintf(env.Stdout, "%s %-10s %8.2fms %8.2fms %8.2fms %8.2fms %6d\n", termtext.PadRight(termtext.Truncate(field(r.Query), 28), 28), r.Index, r.MedianMS, r.P99MS, r.FinalMedianMS, r.FinalP99MS, r.Hits)
 	}
 	return nil
 }

@@ -53,7 +53,7 @@ func runMessages(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	f := store.SearchFilter{Roles: splitList(*role), ExcludeSources: splitList(*exclude), Sources: splitList(*source),
+	f := store.SearchFilter{Roles: splitList(*role), ShownRoles: true, ExcludeSources: splitList(*exclude), Sources: splitList(*source),
 		Limit: *limit, Offset: *offset}
 	if *newest {
 		f.Phase = store.PhaseFirst
@@ -74,12 +74,13 @@ func runMessages(env *Env, c *Command, args []string) error {
 		}
 		return printJSON(env.Stdout, out)
 	}
+	// Columns as wide as their widest value on this page (a tool role such
+	// as tool:terminal included), capped so the title keeps some room;
+	// measured in display cells.
 	width := env.termWidth()
-	for _, h := range res.Hits {
-		title := field(h.SessionTitle)
-		if title == "" {
-			title = displayID(h.SessionID)
-		}
+	roles := make([]string, len(res.Hits))
+	roleW, sourceW := 4, 6
+	for i, h := range res.Hits {
 		role := field(recall.PresentedRole(h.Role, h.DisplayKind))
 		if h.DisplayKind == store.DisplayKindCommand {
 			role = "command"
@@ -87,9 +88,21 @@ func runMessages(env *Env, c *Command, args []string) error {
 		if h.ToolName != "" {
 			role += ":" + field(h.ToolName)
 		}
-		fmt.Fprintf(env.Stdout, "%s\n    %s\n", fitLine(fmt.Sprintf("%s  %s %s %s", humanTime(h.Timestamp), termtext.PadRight(role, 9),
-			termtext.PadRight(field(h.Source), 10), title), width),
-			fitLine(humanSnippet(recall.ReadableSnippet(h.Snippet), env.StdoutIsTerminal), width-4))
+		roles[i] = role
+		roleW, sourceW = max(roleW, termtext.Width(role)), max(sourceW, termtext.Width(field(h.Source)))
+	}
+	roleW, sourceW = min(roleW, 24), min(sourceW, 16)
+	for i, h := range res.Hits {
+		title := field(h.SessionTitle)
+		if title == "" {
+			title = displayID(h.SessionID)
+		}
+		head := fmt.Sprintf("%s  %s %s %s", humanTime(h.Timestamp), termtext.PadRight(termtext.Truncate(roles[i], roleW), roleW),
+			termtext.PadRight(termtext.Truncate(field(h.Source), sourceW), sourceW), title)
+		// The snippet is cut around its hit: a long message shows the
+		// window where the query matched, not its start.
+		fmt.Fprintf(env.Stdout, "%s\n    %s\n", fitLine(head, width),
+			fitSnippet(recall.ReadableSnippet(h.Snippet), width-4, env.StdoutIsTerminal))
 	}
 	noun := "hits"
 	if len(res.Hits) == 1 {

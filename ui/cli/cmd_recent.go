@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/ui/termtext"
@@ -51,22 +52,57 @@ func runRecent(env *Env, c *Command, args []string) error {
 		return printJSON(env.Stdout, out)
 	}
 	// Columns are measured in display cells (a CJK title takes two a
-	// character), the title is cut to what the terminal has left, so rows
-	// line up and never wrap; the id comes last, whole.
+	// character) and are as wide as their widest value on the page; the id
+	// comes last, whole, never cut. The title takes what is left: when that
+	// is too little to read (long ids on 80 columns), each session takes two
+	// lines, the title under the rest, so no row is wider than the terminal.
 	now, width := time.Now(), env.termWidth()
-	for _, r := range rows {
+	type row struct{ when, source, msgs, title, id string }
+	out := make([]row, len(rows))
+	var whenW, sourceW, msgsW, idW int
+	for i, r := range rows {
 		title := r.Title
 		if title == "" {
 			title = r.Preview
 		}
-		id := displayID(r.ID)
-		head := fmt.Sprintf("%s %s %s  ", termtext.PadRight(termtext.RelTime(now, r.LastActive), 11),
-			termtext.PadRight(termtext.Truncate(field(r.Source), 12), 12), termtext.PadRight(plural(r.MessageCount, "msg", "msgs"), 9))
-		room := max(10, width-termtext.Width(head)-termtext.Width(id)-2)
-		fmt.Fprintf(env.Stdout, "%s%s  %s\n", head, termtext.PadRight(termtext.Truncate(field(title), room), room), id)
+		out[i] = row{termtext.RelTime(now, r.LastActive), termtext.Truncate(field(r.Source), 16),
+			plural(r.MessageCount, "msg", "msgs"), field(title), displayID(r.ID)}
+		whenW, sourceW = max(whenW, termtext.Width(out[i].when)), max(sourceW, termtext.Width(out[i].source))
+		msgsW, idW = max(msgsW, termtext.Width(out[i].msgs)), max(idW, termtext.Width(out[i].id))
+	}
+	const minTitle = 20
+	headW := whenW + 2 + sourceW + 2 + msgsW + 2
+	room := width - headW - 2 - idW
+	for _, r := range out {
+		head := termtext.PadRight(r.when, whenW) + "  " + termtext.PadRight(r.source, sourceW) + "  " + termtext.PadRight(r.msgs, msgsW) + "  "
+		if room >= minTitle {
+			fmt.Fprintf(env.Stdout, "%s%s  %s\n", head, termtext.PadRight(termtext.Truncate(r.title, room), room), r.id)
+			continue
+		}
+		fmt.Fprintf(env.Stdout, "%s%s\n  %s\n", head, r.id, termtext.Truncate(r.title, max(10, width-2)))
 	}
 	if len(rows) == 0 {
-		fmt.Fprintln(env.Stderr, "no sessions yet: import some with 'recall import all', or try 'recall demo'")
+		fmt.Fprintln(env.Stderr, noRecentSessions(env, st, splitList(*source), *here))
 	}
 	return nil
+}
+
+// noRecentSessions says why recent listed nothing: the source filter (and
+// which sources the database holds), the repository scope, or an empty
+// database; only the last is told to import.
+func noRecentSessions(env *Env, st *store.Store, sources []string, here bool) string {
+	have, err := st.Sources(env.Ctx)
+	switch {
+	case err == nil && len(have) == 0:
+		return "no sessions yet: import some with 'recall import all', or try 'recall demo'"
+	case len(sources) > 0 && here:
+		return fmt.Sprintf("no sessions from %s run in this repository", strings.Join(sources, ", "))
+	case len(sources) > 0 && err == nil:
+		return fmt.Sprintf("no sessions from %s (this database holds: %s)", strings.Join(sources, ", "), strings.Join(have, ", "))
+	case len(sources) > 0:
+		return fmt.Sprintf("no sessions from %s", strings.Join(sources, ", "))
+	case here:
+		return "no sessions run in this repository (recall recent lists them all)"
+	}
+	return "no sessions"
 }

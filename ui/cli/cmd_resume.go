@@ -31,7 +31,9 @@ func runResume(env *Env, c *Command, args []string) error {
 	}
 	plan, err := recall.PlanResume(sess)
 	switch {
-	case err != nil && !*printOnly:
+	case err != nil && (!*printOnly || len(plan.Args) == 0):
+		// No command at all (a session of a file, a web chat's export):
+		// --print has nothing true to print either.
 		return err
 	case err != nil:
 		plan.Notes = append(plan.Notes, err.Error())

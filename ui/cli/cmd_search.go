@@ -37,6 +37,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs := newFlags(c, env)
 	fs.BoolVar(&a.json, "json", false, "print Hermes session_search JSON (documented by --schema)")
 	fs.IntVar(&a.sessions, "sessions", recall.DefaultSessions, fmt.Sprintf("unique sessions to return (1..%d)", recall.MaxSessions))
+	fs.IntVar(&a.sessions, "limit", recall.DefaultSessions, "the same as --sessions (every other command's name for it)")
 	fs.BoolVar(&a.noSummary, "no-summary", false, "evidence only: no summaries (instant)")
 	fs.StringVar(&a.exclude, "exclude-session", "", "leave out this session and its whole lineage (e.g. the current one)")
 	fs.StringVar(&roles, "role", "", "comma-separated roles to search (default user,assistant)")
@@ -55,7 +56,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 		return a, usageError("%v", err)
 	}
 	if a.sessions < 1 || a.sessions > recall.MaxSessions {
-		return a, usageError("--sessions must be between 1 and %d, not %d", recall.MaxSessions, a.sessions)
+		return a, usageError("--sessions (--limit) must be between 1 and %d, not %d", recall.MaxSessions, a.sessions)
 	}
 	for _, r := range splitList(roles) {
 		r = strings.ToLower(r)
@@ -172,7 +173,10 @@ func runSearch(env *Env, c *Command, args []string) error {
 		if !e.HasModel() {
 			// Each summary is headed "Offline summary (no model configured)";
 			// this says once, after them, how to get model summaries instead.
-			fmt.Fprintln(env.Stdout, "\n(for model summaries set RECALL_LLM_BASE_URL and RECALL_LLM_MODEL; see the README's \"Summaries\")")
+			fmt.Fprintln(env.Stdout)
+			for _, l := range proseLines("(for model summaries set RECALL_LLM_BASE_URL and RECALL_LLM_MODEL; see the README's \"Summaries\")", env.termWidth(), " ") {
+				fmt.Fprintln(env.Stdout, l)
+			}
 		}
 	}
 	return nil
@@ -204,32 +208,41 @@ func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 		}
 		return
 	}
+	// Prose and the lines that name things are wrapped to the width (the
+	// terminal's, 100 columns in a pipe), an id never cut; the evidence
+	// lines are one-line excerpts, cut with "…".
 	width := env.termWidth()
 	line := func(s string) { fmt.Fprintln(w, fitLine(s, width)) }
-	line(fmt.Sprintf("%s for %q (%s index, %s)", plural(len(d.Results), "session", "sessions"), query, d.Index, d.Elapsed.Round(time.Millisecond)))
+	lines := func(ls []string) {
+		for _, l := range ls {
+			fmt.Fprintln(w, l)
+		}
+	}
+	lines(proseLines(fmt.Sprintf("%s for %q (%s index, %s)", plural(len(d.Results), "session", "sessions"), query, d.Index, d.Elapsed.Round(time.Millisecond)), width, "  "))
 	if how := recall.QueryReading(d); how != "" {
-		line(how)
+		lines(proseLines(how, width, "  "))
 	}
 	for i, r := range d.Results {
 		fmt.Fprintln(w)
-		line(fmt.Sprintf("%d. %s", i+1, field(titleOr(r.Name()))))
+		lines(proseLines(fmt.Sprintf("%d. %s", i+1, field(titleOr(r.Name()))), width, "   "))
 		model := field(r.Model)
 		if model == "" {
 			model = "unknown model"
 		}
-		where := "session " + displayID(r.SessionID)
+		parts := []string{plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), "session " + displayID(r.SessionID)}
 		if r.RootID != "" && r.RootID != r.SessionID {
-			where += " (in " + displayID(r.RootID) + ")"
+			parts = append(parts, "in "+displayID(r.RootID))
 		}
 		if m := recall.MatchedText(r.Matched, d.Words); m != "" {
-			where += " · " + m
+			parts = append(parts, m)
 		}
-		line(fmt.Sprintf("   %s · %s · %s · %s · %s", plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), where))
+		lines(fieldLines("   ", "   ", parts, width))
 		// Messages are named by their place in the session ("#6 of 8"),
 		// as in the TUI and the summaries; ids are in --json.
 		ids, _ := st.MessageIDs(env.Ctx, r.SessionID)
 		pos := positionsOf(ids)
-		line(fmt.Sprintf("   %s %s: %s", field(r.MatchedRole), pos(r.MatchMessageID), snippetText(termtext.OneLine(termtext.SanitizeSnippet(r.Snippet)), env.StdoutIsTerminal)))
+		head := fmt.Sprintf("   %s %s: ", field(r.MatchedRole), pos(r.MatchMessageID))
+		fmt.Fprintln(w, head+fitSnippet(r.Snippet, width-termtext.Width(head), env.StdoutIsTerminal))
 		if len(r.BookendStart) > 0 {
 			line(fmt.Sprintf("     start  %s %s: %s", pos(r.BookendStart[0].ID), field(r.BookendStart[0].Role), termtext.Line(recall.ReadableText(r.BookendStart[0]), width)))
 		}
@@ -270,11 +283,14 @@ type summaryPrinter struct {
 	// san sanitises each result's deltas as one stream: an escape
 	// sequence split between two deltas is removed whole.
 	san []termtext.Stream
+	// out wraps the prose to the terminal's width (100 columns in a pipe).
+	out *wrapWriter
 }
 
 func newSummaryPrinter(env *Env, results []recall.Result) *summaryPrinter {
 	p := &summaryPrinter{env: env, results: results, buf: make([]strings.Builder, len(results)),
-		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results)), san: make([]termtext.Stream, len(results))}
+		done: make([]*recall.Summary, len(results)), streamed: make([]bool, len(results)), san: make([]termtext.Stream, len(results)),
+		out: &wrapWriter{w: env.Stdout, width: env.termWidth()}}
 	p.mu.Lock()
 	p.header(0)
 	p.mu.Unlock()
@@ -286,9 +302,9 @@ func (p *summaryPrinter) header(i int) {
 		return
 	}
 	p.streamed[i] = true
-	fmt.Fprintf(p.env.Stdout, "── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Name()), 80))
+	p.out.Write(fmt.Sprintf("── %d. %s ──\n", i+1, termtext.Line(titleOr(p.results[i].Name()), max(20, p.out.width-10))))
 	if s := p.buf[i].String(); s != "" {
-		fmt.Fprint(p.env.Stdout, p.san[i].Write(s))
+		p.out.Write(p.san[i].Write(s))
 	}
 }
 
@@ -302,7 +318,7 @@ func (p *summaryPrinter) on(ev recall.SummaryEvent) {
 	} else {
 		p.buf[i].WriteString(ev.Delta)
 		if i == p.cur {
-			fmt.Fprint(p.env.Stdout, p.san[i].Write(ev.Delta))
+			p.out.Write(p.san[i].Write(ev.Delta))
 		}
 	}
 	for p.cur < len(p.results) && p.done[p.cur] != nil {
@@ -316,20 +332,20 @@ func (p *summaryPrinter) on(ev recall.SummaryEvent) {
 // deltas already shown (offline, or a fallback after a failed stream) is
 // printed whole.
 func (p *summaryPrinter) complete(i int) {
-	s, w := p.done[i], p.env.Stdout
+	s, w := p.done[i], p.out
 	streamed := p.buf[i].String()
 	switch {
 	case s.Text == streamed:
-		fmt.Fprint(w, p.san[i].Flush())
+		w.Write(p.san[i].Flush())
 	case streamed == "":
-		fmt.Fprint(w, termtext.Sanitize(s.Text))
+		w.Write(termtext.Sanitize(s.Text))
 	default:
-		fmt.Fprint(w, "\n\n"+termtext.Sanitize(s.Text))
+		w.Write("\n\n" + termtext.Sanitize(s.Text))
 	}
 	if s.Kind == recall.SummaryModel {
-		fmt.Fprintf(w, "\n(%s)\n\n", field(s.Model))
+		w.Write(fmt.Sprintf("\n(%s)\n\n", field(s.Model)))
 	} else {
-		fmt.Fprint(w, "\n\n")
+		w.Write("\n\n")
 	}
 }
 
@@ -343,6 +359,7 @@ func (p *summaryPrinter) finish() {
 		p.cur++
 		p.header(p.cur)
 	}
+	p.out.Flush()
 }
 
 // printBrowse is the empty-query mode on a terminal: recent sessions, no model.
@@ -358,9 +375,14 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 	width := env.termWidth()
 	fmt.Fprintf(env.Stdout, "%s, by last activity:\n", plural(len(kept), "most recent session", "most recent sessions"))
 	for i, s := range kept {
-		fmt.Fprintf(env.Stdout, "\n%s\n%s\n", fitLine(fmt.Sprintf("%d. %s", i+1, field(titleOr(recall.SessionName(s.Title, s.Preview)))), width),
-			fitLine(fmt.Sprintf("   %s · %s · %s · session %s", field(s.Source), humanTime(s.LastActive),
-				plural(s.MessageCount, "message", "messages"), displayID(s.ID)), width))
+		fmt.Fprintln(env.Stdout)
+		for _, l := range proseLines(fmt.Sprintf("%d. %s", i+1, field(titleOr(recall.SessionName(s.Title, s.Preview)))), width, "   ") {
+			fmt.Fprintln(env.Stdout, l)
+		}
+		for _, l := range fieldLines("   ", "   ", []string{field(s.Source), humanTime(s.LastActive),
+			plural(s.MessageCount, "message", "messages"), "session " + displayID(s.ID)}, width) {
+			fmt.Fprintln(env.Stdout, l)
+		}
 		if s.Preview != "" {
 			fmt.Fprintf(env.Stdout, "   %s\n", termtext.Line(s.Preview, max(10, width-3)))
 		}

@@ -293,7 +293,15 @@ func TestSearchHeaderClipsLongQuery(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
-		header, _, _ := strings.Cut(out, "\n")
+		// The header line, wrapped to the width: its continuation lines are indented.
+		lines := strings.Split(out, "\n")
+		header := lines[0]
+		for _, l := range lines[1:] {
+			if !strings.HasPrefix(l, "  ") {
+				break
+			}
+			header += " " + strings.TrimSpace(l)
+		}
 		if n := len([]rune(header)); n > maxQueryEcho+60 || !strings.Contains(header, "…") {
 			t.Errorf("header of %d characters, want the query clipped to %d:\n%.300s", n, maxQueryEcho, header)
 		}

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
@@ -9,8 +10,13 @@ import (
 	"github.com/recall-dev/recall/ui/termtext"
 )
 
+// showJSON is `recall show --json`: export --format json's shape,
+// {"session": {...}, "messages": [...]}, with the session's fields also at
+// the top level, where they were before the two were made one (kept for
+// the scripts that read them there).
 type showJSON struct {
 	sessionJSON
+	Session  sessionJSON   `json:"session"`
 	Messages []messageJSON `json:"messages"`
 }
 
@@ -37,7 +43,7 @@ func runShow(env *Env, c *Command, args []string) error {
 		return err
 	}
 	if *asJSON {
-		out := showJSON{sessionJSON: toSessionJSON(sess), Messages: make([]messageJSON, 0, len(msgs))}
+		out := showJSON{sessionJSON: toSessionJSON(sess), Session: toSessionJSON(sess), Messages: make([]messageJSON, 0, len(msgs))}
 		for _, m := range msgs {
 			out.Messages = append(out.Messages, toMessageJSON(m))
 		}
@@ -72,7 +78,14 @@ func runShow(env *Env, c *Command, args []string) error {
 	if earlier > 0 {
 		count += fmt.Sprintf(" (and %s the source rewrote, marked EARLIER VERSION)", plural(earlier, "earlier text", "earlier texts"))
 	}
-	fmt.Fprintf(env.Stdout, "%s\n%s · %s · %s · %s\n", title, displayID(sess.ID), field(sess.Source), field(sess.Model), count)
+	// Blank fields are left out, never shown as "toolA ·  ·".
+	head := []string{displayID(sess.ID)}
+	for _, f := range []string{field(sess.Source), field(sess.Model)} {
+		if strings.TrimSpace(f) != "" {
+			head = append(head, f)
+		}
+	}
+	fmt.Fprintf(env.Stdout, "%s\n%s\n", title, strings.Join(append(head, count), " · "))
 	for i, m := range msgs {
 		label := strings.ToUpper(field(recall.Speaker(m)))
 		if m.ToolName != "" {
@@ -87,9 +100,28 @@ func runShow(env *Env, c *Command, args []string) error {
 		// Named by its place in the session, as everywhere a person reads;
 		// the id is in --json.
 		fmt.Fprintf(env.Stdout, "\n#%d of %d [%s] %s\n%s\n", i+1, len(msgs), label, humanTime(m.Timestamp), termtext.Sanitize(m.Content))
-		if m.ToolCalls != "" {
-			fmt.Fprintf(env.Stdout, "  tool calls: %s\n", termtext.Sanitize(m.ToolCalls))
+		if m.ToolCalls != "" && m.ToolCalls != "[]" {
+			printToolCalls(env.Stdout, m.ToolCalls)
 		}
 	}
 	return nil
+}
+
+// printToolCalls prints a message's tool calls as a person reads them:
+// "⚙ NAME", then each argument on its own indented line with its strings
+// decoded (recall.ToolCall.ReadableArgs); a list that is not JSON as stored.
+func printToolCalls(w io.Writer, raw string) {
+	calls, ok := recall.ParseToolCalls(raw)
+	if !ok {
+		fmt.Fprintf(w, "  tool calls: %s\n", termtext.Sanitize(raw))
+		return
+	}
+	for _, c := range calls {
+		fmt.Fprintf(w, "  ⚙ %s\n", field(c.Name))
+		if args := c.ReadableArgs(); args != "" && args != "{}" {
+			for _, l := range strings.Split(termtext.Sanitize(args), "\n") {
+				fmt.Fprintf(w, "      %s\n", l)
+			}
+		}
+	}
 }

@@ -29,8 +29,21 @@ func runTUI(env *Env, c *Command, args []string) error {
 	if fs.NArg() > 0 && *query == "" {
 		*query = strings.Join(fs.Args(), " ")
 	}
+	notice := ""
+	if env.didYouMean != "" {
+		notice = fmt.Sprintf("searching for %q (for the command: recall %s …)", *query, env.didYouMean)
+	}
 	if !env.StdoutIsTerminal {
-		return errNoTerminal
+		if !env.implicitTUI {
+			return errNoTerminal
+		}
+		// recall docker | head: what a script can read, the answer `recall
+		// search docker` prints (recall alone: `recall recent`), with its
+		// exit codes; the TUI only when asked for by name.
+		if notice != "" {
+			fmt.Fprintln(env.Stderr, "recall: "+notice)
+		}
+		return answerWithoutTerminal(env, *query, *here)
 	}
 	st, err := openWithNotice(env.Stdout, env.openForRead)
 	if err != nil {
@@ -43,8 +56,24 @@ func runTUI(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
-	_, err = openTUI(env, st, tuiOptions{query: *query, here: *here, theme: th})
+	_, err = openTUI(env, st, tuiOptions{query: *query, here: *here, theme: th, notice: notice})
 	return err
+}
+
+// answerWithoutTerminal runs `recall search [--here] QUERY`, or `recall
+// recent [--here]` for no query: the default command's answer when stdout
+// is a pipe or a file.
+func answerWithoutTerminal(env *Env, query string, here bool) error {
+	var args []string
+	if here {
+		args = append(args, "--here")
+	}
+	name := "recent"
+	if strings.TrimSpace(query) != "" {
+		name, args = "search", append(args, "--", query)
+	}
+	c, _ := lookup(env.table, name)
+	return c.Run(env, c, args)
 }
 
 // errNoTerminal is returned when the TUI is asked for without a terminal.

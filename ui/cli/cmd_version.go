@@ -2,9 +2,24 @@ package cli
 
 import (
 	"fmt"
+	"regexp"
 	"runtime"
 	"runtime/debug"
+	"time"
 )
+
+// pseudoVersion matches the end of a Go pseudo-version (v0.0.0-20261205221510-288eb41111d7,
+// v1.2.4-0.2026..., v1.3.0-pre.0.2026...): the commit's UTC time and its 12-digit hash.
+var pseudoVersion = regexp.MustCompile(`[-.](\d{14})-([0-9a-f]{12})(\+[0-9A-Za-z.-]+)?$`)
+
+// pseudoTime writes a pseudo-version's yyyymmddhhmmss as RFC 3339, as vcs.time is.
+func pseudoTime(stamp string) string {
+	t, err := time.Parse("20060102150405", stamp)
+	if err != nil {
+		return stamp
+	}
+	return t.UTC().Format(time.RFC3339)
+}
 
 // readBuildInfo is debug.ReadBuildInfo; tests replace it to see both a build
 // with VCS information and one without (-buildvcs=false).
@@ -63,6 +78,13 @@ func runVersion(env *Env, c *Command, args []string) error {
 	}
 	fmt.Fprintf(env.Stdout, "recall %s\n", v.Version)
 	switch {
+	case v.Revision == "" && pseudoVersion.MatchString(v.Version):
+		// go install MODULE@latest builds from the module zip, which has no
+		// .git: the pseudo-version itself names the commit and its time.
+		m := pseudoVersion.FindStringSubmatch(v.Version)
+		fmt.Fprintf(env.Stdout, "revision %s (%s, from the module version)\n", m[2], pseudoTime(m[1]))
+	case v.Revision == "" && v.Version != "(devel)":
+		fmt.Fprintf(env.Stdout, "revision: tag %s (built from the module, which carries no VCS information)\n", v.Version)
 	case v.Revision == "":
 		fmt.Fprintln(env.Stdout, "revision unknown (built without VCS information: -buildvcs=false or no .git)")
 	default:

@@ -28,7 +28,7 @@ var commands = []*Command{
 	{Name: "pick", Usage: "recall pick [--resume] [--height N] [--query Q]",
 		Summary: "choose a session in the TUI and print its id (or --resume: the command that resumes it), for shell key bindings",
 		Run:     runPick},
-	{Name: "search", Usage: "recall search [--json [--max-chars N] [--fields K,..] [--show-secrets]] [--sessions N] [--no-summary] [--exclude-session ID] [--role R,..] [--here] [--schema] [QUERY | --session ID [--around N]]",
+	{Name: "search", Usage: "recall search [--json [--max-chars N] [--fields K,..] [--show-secrets]] [--sessions N | --limit N] [--no-summary] [--exclude-session ID] [--role R,..] [--here] [--schema] [QUERY | --session ID [--around N]]",
 		Query:   true,
 		Summary: "find the sessions that matter for a query, with evidence and summaries",
 		Run:     runSearch},

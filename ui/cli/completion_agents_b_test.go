@@ -6,13 +6,18 @@ import (
 )
 
 // TestCompleteNewSourceAliases: the short names of Qwen Code and Copilot CLI
-// are offered after `import`, as claude and gemini are.
+// are offered after `import`, as claude and gemini are, and the sources of
+// issue 33 by their names.
 func TestCompleteNewSourceAliases(t *testing.T) {
 	for _, tc := range []struct {
 		words []string
 		want  []string
 	}{
-		{[]string{"import", "q"}, []string{"qwen", "qwen-code"}},
+		{[]string{"import", "qw"}, []string{"qwen", "qwen-code"}},
+		{[]string{"import", "qod"}, []string{"qoder"}},
+		{[]string{"import", "openc"}, []string{"openclaw", "opencode"}},
+		{[]string{"import", "aug"}, []string{"auggie"}},
+		{[]string{"import", "grok-"}, []string{"grok-build", "grok-cli"}},
 		{[]string{"import", "copi"}, []string{"copilot", "copilot-cli"}},
 		{[]string{"import", "cli"}, []string{"cline"}},
 	} {

@@ -189,7 +189,7 @@ func TestUsageErrorsExit2(t *testing.T) {
 		{"completion", "tcsh"},
 		{"version", "extra"},
 		{"help", "nosuchcommand"},
-		{"nosuchcommand"},
+		{"--bogus-flag"}, // recall nosuchcommand is a query now (TestDefaultCommandTakesItsFlags)
 		{"show", idPlain, "--db"},
 	} {
 		code, out, errs := runCLI(t, false, append([]string{"--db", db}, args...)...)
@@ -295,6 +295,16 @@ func TestVersion(t *testing.T) {
 			want:      []string{"recall (devel)\n", "revision unknown (built without VCS information"},
 			versionIs: "(devel)",
 		},
+		"go install MODULE@latest (a pseudo-version, no VCS stamp)": {
+			info:      &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/recall-dev/recall", Version: "v0.0.0-20261205221510-288eb41111d7"}},
+			want:      []string{"recall v0.0.0-20261205221510-288eb41111d7\n", "revision 288eb41111d7 (2026-12-05T22:15:10Z, from the module version)\n"},
+			versionIs: "v0.0.0-20261205221510-288eb41111d7",
+		},
+		"go install MODULE@v1.2.0 (a release)": {
+			info:      &debug.BuildInfo{GoVersion: "go1.26.8", Main: debug.Module{Path: "github.com/recall-dev/recall", Version: "v1.2.0"}},
+			want:      []string{"recall v1.2.0\n", "revision: tag v1.2.0 (built from the module, which carries no VCS information)\n"},
+			versionIs: "v1.2.0",
+		},
 		"no build information": {
 			want:      []string{"recall (devel)\n", "revision unknown"},
 			versionIs: "(devel)",
@@ -350,15 +360,38 @@ func TestExportDashAndFile(t *testing.T) {
 }
 
 // The usage line `recall [tui] [--query Q]` holds: a flag before any
-// command is the TUI's (here it stops at "needs a terminal", past parsing).
+// command is the TUI's. Without a terminal, the TUI named (tui, demo) stops
+// at "needs a terminal"; the default command answers as `recall search`
+// does (recall docker | head), or as `recall recent` with no query.
 func TestDefaultCommandTakesItsFlags(t *testing.T) {
 	isolate(t)
 	db, _ := contractDB(t)
 	t.Setenv("RECALL_DB", db)
-	for _, args := range [][]string{{"--query", "docker"}, {"--db", db, "--query=docker"}, {"tui", "--query", "docker"}, {"demo", "--query", "docker"}} {
+	for _, args := range [][]string{{"tui", "--query", "docker"}, {"demo", "--query", "docker"}, {"tui", "docker"}} {
 		code, _, errs := runCLI(t, false, args...)
 		if code != 1 || !strings.HasSuffix(errs, ": "+errNoTerminal.Error()+"\n") {
 			t.Errorf("recall %s: exit %d, stderr %q", strings.Join(args, " "), code, errs)
 		}
 	}
+	_, search, _ := runCLI(t, false, "search", "docker", "network")
+	for _, args := range [][]string{{"--query", "docker network"}, {"--db", db, "--query=docker network"}, {"docker", "network"}, {"--db", db, "docker", "network"}} {
+		code, out, errs := runCLI(t, false, args...)
+		if code != 0 || stripTimings(out) != stripTimings(search) {
+			t.Errorf("recall %s: exit %d, stderr %q, stdout\n%s\nwant recall search's\n%s", strings.Join(args, " "), code, errs, out, search)
+		}
+	}
+	_, recent, _ := runCLI(t, false, "recent")
+	if code, out, _ := runCLI(t, false); code != 0 || out != recent {
+		t.Errorf("recall alone without a terminal: exit %d\n%s\nwant recall recent's\n%s", code, out, recent)
+	}
+	// A word one slip from a command is searched, and the command named.
+	code, out, errs := runCLI(t, false, "serach", "docker")
+	if code != 0 || !strings.Contains(errs, "recall search") || !strings.Contains(out, `for "serach docker"`) {
+		t.Errorf("recall serach docker: exit %d, stderr %q, stdout\n%s", code, errs, out)
+	}
+}
+
+// stripTimings drops the milliseconds a search line reports.
+func stripTimings(s string) string {
+	return regexp.MustCompile(`, \d+ms\)`).ReplaceAllString(s, ")")
 }

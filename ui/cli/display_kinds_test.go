@@ -43,4 +43,29 @@ func TestDisplayKindsInCommands(t *testing.T) {
 	if len(hits) != 1 || hits[0]["role"] != "system" || hits[0]["display_kind"] != "agent" {
 		t.Errorf("messages --json = %v", hits)
 	}
+
+	// --role filters by the role shown: the interrupt marker and the
+	// compaction summary are "system", never "user" (issue 33).
+	for _, c := range []struct {
+		role, query string
+		want        int
+	}{
+		{"user", "interrupted", 0},
+		{"system", "interrupted", 2},
+		{"user", "continued previous conversation", 0},
+		{"system", "continued previous conversation", 1},
+		{"user", "cursor pagination", 1},
+		{"user,system", "interrupted", 2},
+	} {
+		_, out, _ = runCLI(t, false, "--db", db, "messages", "--json", "--role", c.role, c.query)
+		hits := decodeJSON[[]map[string]any](t, out)
+		if len(hits) != c.want {
+			t.Errorf("messages --role %s %q: %d hits, want %d: %v", c.role, c.query, len(hits), c.want, hits)
+		}
+		for _, h := range hits {
+			if !strings.Contains(","+c.role+",", ","+h["role"].(string)+",") {
+				t.Errorf("messages --role %s %q: a hit shown as %v", c.role, c.query, h["role"])
+			}
+		}
+	}
 }

@@ -21,7 +21,7 @@ func TestLoadKeys(t *testing.T) {
 		{name: "good", file: `{"model": "m", "keys": {"export": ["E"]}}`, want: "E"},
 		{name: "unknown action", file: `{"keys": {"exprot": ["E"]}}`, wantErr: []string{"config.json", `"exprot"`}},
 		{name: "empty list", file: `{"keys": {"export": []}}`, wantErr: []string{"config.json", `"export" has no keys`}},
-		{name: "conflict", file: `{"keys": {"export": ["n"]}}`, wantErr: []string{"config.json", "next_hit", "export"}},
+		{name: "conflict", file: `{"keys": {"export": ["ctrl+t"], "next_hit": ["ctrl+t"]}}`, wantErr: []string{"config.json", "next_hit", "export"}},
 		{name: "not a list", file: `{"keys": {"export": "E"}}`, wantErr: []string{"config.json"}},
 	}
 	for _, tt := range tests {

@@ -37,6 +37,26 @@ func humanSnippet(s string, terminal bool) string {
 	return snippetText(termtext.OneLine(termtext.SanitizeSnippet(s)), terminal)
 }
 
+// fitSnippet is a marked snippet for a person in w cells: cut around its
+// first hit (termtext.AroundHit) before the markers become >>> <<< (or
+// reverse video), so a cut never splits a marker and the hit is never the
+// part cut off; the plain markers' own cells are made room for.
+func fitSnippet(s string, w int, terminal bool) string {
+	s = termtext.OneLine(termtext.SanitizeSnippet(s))
+	room := w
+	for range 4 {
+		cut := termtext.AroundHit(s, max(room, 4))
+		out := snippetText(cut, terminal)
+		over := termtext.Width(out) - w
+		if over <= 0 || room <= 4 {
+			return out
+		}
+		// The markers took cells: cut the text shorter by as many.
+		room = termtext.Width(termtext.SanitizeSnippet(strings.NewReplacer(store.HighlightStart, "", store.HighlightEnd, "").Replace(cut))) - over
+	}
+	return snippetText(termtext.AroundHit(s, max(room, 4)), terminal)
+}
+
 // field is a short stored value (source, model, role, tool name, title) for
 // a person: sanitised and on one line, so it can neither run escape
 // sequences nor break the layout around it. Session ids go through

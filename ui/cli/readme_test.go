@@ -8,10 +8,15 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/recall-dev/recall/assets"
+	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/jsonl"
 )
 
 // readmeBlock returns the lines of the first ```sh block after heading.
@@ -125,8 +130,9 @@ func TestREADMEUsingItLinesWork(t *testing.T) {
 			out := stdout.String() + stderr.String()
 			switch {
 			case isTUI:
-				if !strings.Contains(stderr.String(), errNoTerminal.Error()) {
-					t.Errorf("did not reach the TUI: %v\n%s", err, out)
+				// No terminal: the default command answers as recall recent.
+				if err != nil || strings.Contains(stderr.String(), errNoTerminal.Error()) {
+					t.Errorf("the default command without a terminal: %v\n%s", err, out)
 				}
 			case err != nil:
 				t.Errorf("failed: %v\n%s", err, out)
@@ -152,5 +158,119 @@ func TestREADMEUsingItLinesWork(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// TestREADMESetUpLinesWork runs the README's lines that readmeLineChecks
+// gives to it (install and set-up, the two commands, the model's
+// environment), as written, in a shell whose `recall` is the code under test,
+// against a database holding the demo history. The TUI lines must get as far
+// as asking for a terminal (or, for a bare `recall`, print the recent
+// sessions a script gets); `service install` writes its unit under a
+// temporary config folder and calls a stand-in systemctl.
+func TestREADMESetUpLinesWork(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("bash not installed")
+	}
+	// go run builds with the caches of the user running the tests (the home
+	// below is empty), and offline.
+	goEnv, err := exec.Command("go", "env", "GOCACHE", "GOMODCACHE", "GOPATH").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	goDirs := strings.Fields(string(goEnv))
+	isolate(t)
+	home := os.Getenv("HOME")
+	db := filepath.Join(home, "demo", "state.db")
+	st, err := store.Open(context.Background(), db, store.Options{Create: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := jsonl.ImportReader(context.Background(), st, "demo.jsonl", bytes.NewReader(assets.DemoJSONL())); err != nil {
+		t.Fatal(err)
+	}
+	st.Close()
+	t.Setenv("RECALL_DB", db)
+	recallDir := recallOnPath(t)
+	stand := t.TempDir()
+	systemctlLog := filepath.Join(stand, "systemctl.log")
+	if err := os.WriteFile(filepath.Join(stand, "systemctl"), []byte("#!/bin/sh\necho \"systemctl $*\" >> "+systemctlLog+"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", stand+":"+recallDir+":"+os.Getenv("PATH"))
+	root, _ := filepath.Abs("../..")
+
+	ran := 0
+	for _, line := range readmeCommandLines(t) {
+		if readmeLineChecks[line] != setUpTest {
+			continue
+		}
+		ran++
+		t.Run(line, func(t *testing.T) {
+			cmdline, dir := line, t.TempDir()
+			switch {
+			case strings.HasPrefix(line, "source <(recall completion bash)"):
+				cmdline += " && complete -p recall"
+			case strings.HasPrefix(line, "export RECALL_LLM_"):
+				// The model the line names is not running: a search still answers.
+				cmdline += " && recall search 'docker network'"
+			case strings.HasPrefix(line, "go run ."):
+				dir = root
+				cmdline = "GOCACHE=" + goDirs[0] + " GOMODCACHE=" + goDirs[1] + " GOPATH=" + goDirs[2] + " GOPROXY=off " + cmdline
+			}
+			ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
+			defer cancel()
+			cmd := exec.CommandContext(ctx, "bash", "-c", cmdline)
+			cmd.Dir = dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			err := cmd.Run()
+			out := stdout.String() + stderr.String()
+			needsTerminal := strings.Contains(stderr.String(), errNoTerminal.Error())
+			switch line {
+			case "recall demo", "go run . demo":
+				if !needsTerminal {
+					t.Errorf("did not reach the TUI: %v\n%s", err, out)
+				}
+			case "recall":
+				// Today's recall asks for a terminal; one that prints the
+				// recent sessions to a script must print the demo's.
+				if !needsTerminal && (err != nil || !strings.Contains(stdout.String(), "docker")) {
+					t.Errorf("neither the TUI nor the recent sessions: %v\n%s", err, out)
+				}
+			case "recall --version":
+				if err != nil || !strings.HasPrefix(stdout.String(), "recall ") || !strings.Contains(stdout.String(), "\ngo1.") {
+					t.Errorf("%v\n%s", err, out)
+				}
+			case "recall import all":
+				if err != nil || strings.Contains(out, "panic") {
+					t.Errorf("%v\n%s", err, out)
+				}
+			case "source <(recall completion bash)":
+				if err != nil || !strings.Contains(out, "-F _recall recall") {
+					t.Errorf("not registered: %v\n%s", err, out)
+				}
+			case "recall service install":
+				if runtime.GOOS != "linux" {
+					t.Skip("the launchd agent is not tried here")
+				}
+				unit, _ := os.ReadFile(filepath.Join(os.Getenv("XDG_CONFIG_HOME"), "systemd", "user", "recall-watch.service"))
+				calls, _ := os.ReadFile(systemctlLog)
+				if err != nil || !bytes.Contains(unit, []byte(" watch")) || !bytes.Contains(calls, []byte("--user enable --now recall-watch.service")) {
+					t.Errorf("%v\n%s\nunit:\n%s\nsystemctl: %s", err, out, unit, calls)
+				}
+			default:
+				if strings.HasPrefix(line, "export RECALL_LLM_") {
+					if err != nil || !strings.Contains(stdout.String(), "api container can't reach postgres") {
+						t.Errorf("the search failed with the model down: %v\n%s", err, out)
+					}
+					return
+				}
+				t.Fatalf("readmeLineChecks gives %q to this test, which does not know how to check it", line)
+			}
+		})
+	}
+	if ran < 8 {
+		t.Errorf("only %d lines run", ran)
 	}
 }

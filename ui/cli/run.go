@@ -51,6 +51,7 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return report(env, nil, err)
 	}
 	name := "tui"
+	env.implicitTUI = true
 	switch a := first(rest); {
 	case len(rest) == 0:
 	case a == "--version" || a == "-version":
@@ -60,7 +61,15 @@ func Run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	case strings.HasPrefix(a, "-") && a != "-":
 		// A flag of the default command: recall --query docker.
 	default:
-		name, rest = a, rest[1:]
+		if _, ok := lookup(env.table, a); ok {
+			name, rest, env.implicitTUI = a, rest[1:], false
+		} else {
+			// A word that is no command is the query, as rg's and fzf's
+			// first word is: recall docker network (recall tui NAME
+			// searches for a command's name). A word one slip away from a
+			// command may be that command mistyped: said, not guessed.
+			env.didYouMean = nearCommand(env.table, a)
+		}
 	}
 	c, ok := lookup(env.table, name)
 	if !ok {
@@ -163,4 +172,48 @@ func takeGlobal(env *Env, args []string, leading bool) ([]string, error) {
 		}
 	}
 	return out, nil
+}
+
+// nearCommand is the command whose name word is one edit (a letter
+// dropped, added, changed or two swapped) away from, "" for none; short
+// words are left alone (they are queries: "go", "tui" is a command).
+func nearCommand(table []*Command, word string) string {
+	if len(word) < 4 {
+		return ""
+	}
+	for _, c := range table {
+		if !c.Hidden && oneEdit(strings.ToLower(word), c.Name) {
+			return c.Name
+		}
+	}
+	return ""
+}
+
+// oneEdit reports whether a and b differ by exactly one insertion,
+// deletion, substitution or transposition of adjacent letters.
+func oneEdit(a, b string) bool {
+	if a == b {
+		return false
+	}
+	ra, rb := []rune(a), []rune(b)
+	if len(ra) > len(rb) {
+		ra, rb = rb, ra
+	}
+	switch len(rb) - len(ra) {
+	case 0:
+		diff := []int{}
+		for i := range ra {
+			if ra[i] != rb[i] {
+				diff = append(diff, i)
+			}
+		}
+		return len(diff) == 1 || len(diff) == 2 && diff[1] == diff[0]+1 && ra[diff[0]] == rb[diff[1]] && ra[diff[1]] == rb[diff[0]]
+	case 1:
+		i := 0
+		for i < len(ra) && ra[i] == rb[i] {
+			i++
+		}
+		return string(ra[i:]) == string(rb[i+1:])
+	}
+	return false
 }

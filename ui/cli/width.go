@@ -71,3 +71,32 @@ func positionsOf(ids []int64) func(id int64) string {
 		return "message id " + strconv.FormatInt(id, 10)
 	}
 }
+
+// fieldLines lays parts out as "a · b · c" lines of at most w cells, the
+// first starting with lead and the others with indent, breaking only
+// between parts: a part (a session id above all) is never cut, and one
+// wider than the line stands alone on its line.
+func fieldLines(lead, indent string, parts []string, w int) []string {
+	var lines []string
+	cur := lead
+	fresh := true // cur holds no part yet
+	for _, p := range parts {
+		switch {
+		case fresh:
+			cur += p
+		case termtext.Width(cur)+3+termtext.Width(p) <= w:
+			cur += " · " + p
+		default:
+			lines = append(lines, cur)
+			cur = indent + p
+		}
+		fresh = false
+	}
+	return append(lines, cur)
+}
+
+// proseLines wraps a line of prose to w cells, its continuation lines
+// indented with indent.
+func proseLines(s string, w int, indent string) []string {
+	return termtext.Wrap(s, max(w, 20), indent)
+}

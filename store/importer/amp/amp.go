@@ -79,29 +79,7 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 // threadLines turns the thread into lines: its metadata (without the
 // messages) first, then one line per message.
 func threadLines(raw []byte) ([]byte, error) {
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		return nil, fmt.Errorf("%s", importer.DecodeProblem(err))
-	}
-	if _, ok := doc["messages"]; !ok {
-		return nil, fmt.Errorf("%s: not an Amp thread", importer.MissingField("the document", "messages", raw))
-	}
-	var msgs []json.RawMessage
-	if err := json.Unmarshal(doc["messages"], &msgs); err != nil {
-		return nil, fmt.Errorf("messages: %s", importer.DecodeProblem(err))
-	}
-	delete(doc, "messages")
-	var buf bytes.Buffer
-	head, _ := json.Marshal(doc)
-	buf.Write(head)
-	buf.WriteByte('\n')
-	for _, m := range msgs {
-		if err := json.Compact(&buf, m); err != nil {
-			return nil, err
-		}
-		buf.WriteByte('\n')
-	}
-	return buf.Bytes(), nil
+	return importer.DocumentLines(raw, "messages", "an Amp thread")
 }
 
 type parser struct {

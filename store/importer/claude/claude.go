@@ -37,19 +37,52 @@ import (
 // SourceName is the session source of imported Claude Code sessions.
 const SourceName = "claude-code"
 
-func init() { importer.Register(&Source{}, "claude", "claude-code") }
+func init() {
+	importer.Register(&Source{}, "claude", "claude-code")
+	importer.Register(&Source{name: QoderName, env: "QODER_CONFIG_DIR", dir: ".qoder"}, "qodercli", "qoder-cli")
+}
 
-// Source imports Claude Code transcripts. Its zero value is ready; it
+// QoderName is the session source of Qoder CLI (@qoder-ai/qodercli), a
+// Claude Code work-alike whose own code writes the same transcripts under
+// ${QODER_CONFIG_DIR:-~/.qoder}/projects (FORMATS.md, "Qoder CLI").
+const QoderName = "qoder"
+
+// Source imports Claude Code transcripts (its zero value) or those of an
+// agent writing the same records in a folder of its own (Qoder CLI). It
 // remembers summaries across the files of one run.
 type Source struct {
+	name      string // "" for Claude Code
+	env       string // the variable naming the agent's config folder
+	dir       string // the config folder below the home folder
 	mu        sync.Mutex
 	uuids     map[string]string // message uuid -> session, for summaries from other files
 	tails     map[string]string // session -> uuid of its last message, from this run
 	summaries []summary
 }
 
-// Name is "claude-code".
-func (s *Source) Name() string { return SourceName }
+// Name is "claude-code" (or the other agent's source name).
+func (s *Source) Name() string {
+	if s.name != "" {
+		return s.name
+	}
+	return SourceName
+}
+
+// root is the agent's config folder.
+func (s *Source) root() string {
+	if s.name != "" {
+		return importer.HomeDir(s.env, s.dir)
+	}
+	return Root()
+}
+
+// meta is a state_meta key of this source: Claude Code's keep their names.
+func (s *Source) meta(key string) string {
+	if s.name != "" {
+		return key + "_" + s.name
+	}
+	return key
+}
 
 // Root is ${CLAUDE_CONFIG_DIR:-~/.claude}.
 func Root() string {
@@ -58,7 +91,7 @@ func Root() string {
 
 // DefaultPaths is the projects folder under Root.
 func (s *Source) DefaultPaths() []string {
-	if r := Root(); r != "" {
+	if r := s.root(); r != "" {
 		return []string{filepath.Join(r, "projects")}
 	}
 	return nil
@@ -88,8 +121,8 @@ func (s *Source) Discover(paths []string) ([]string, error) {
 // Import brings one transcript up to date.
 func (s *Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
 	var last *parser
-	rep, err := importer.ImportLines(ctx, st, SourceName, file, func() importer.LineParser {
-		last = newParser(file)
+	rep, err := importer.ImportLines(ctx, st, s.Name(), file, func() importer.LineParser {
+		last = newParser(s.Name(), file)
 		return last
 	})
 	if err != nil || last == nil {
@@ -139,13 +172,13 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 	err := st.Write(ctx, func(tx *store.Tx) error {
 		clear(titles)
 		known := map[string]string{}
-		if raw, ok, err := tx.Meta(metaTails); err != nil {
+		if raw, ok, err := tx.Meta(s.meta(metaTails)); err != nil {
 			return err
 		} else if ok {
 			_ = json.Unmarshal([]byte(raw), &known)
 		}
 		var pending []summary
-		if raw, ok, err := tx.Meta(metaPending); err != nil {
+		if raw, ok, err := tx.Meta(s.meta(metaPending)); err != nil {
 			return err
 		} else if ok {
 			_ = json.Unmarshal([]byte(raw), &pending)
@@ -178,7 +211,7 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 		if err != nil {
 			return err
 		}
-		if err := tx.SetMeta(metaTails, string(raw)); err != nil {
+		if err := tx.SetMeta(s.meta(metaTails), string(raw)); err != nil {
 			return err
 		}
 		if still == nil {
@@ -188,7 +221,7 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 		if err != nil {
 			return err
 		}
-		return tx.SetMeta(metaPending, string(raw))
+		return tx.SetMeta(s.meta(metaPending), string(raw))
 	})
 	if err != nil {
 		return rep, fmt.Errorf("remember Claude Code summaries: %w", err)
@@ -213,6 +246,9 @@ func (s *Source) Finish(ctx context.Context, st *store.Store) (importer.Report, 
 // RetentionNotice warns that Claude Code deletes old transcripts
 // (cleanupPeriodDays in settings.json, default 30) when its folder exists.
 func (s *Source) RetentionNotice() string {
+	if s.name != "" {
+		return ""
+	}
 	root := Root()
 	if root == "" || !importer.IsDir(root) {
 		return ""

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -187,6 +188,41 @@ func TestQueuedAcrossImports(t *testing.T) {
 				it.SameMsgs(t, tc.name, it.Dump(t, st)["q"].Msgs, tc.want)
 			}
 		})
+	}
+}
+
+// TestSteeringRemovedWithoutEnqueue: Claude Code 2.1.207 writes text typed
+// while the agent ran, delivered to it mid-turn, as a queue-operation
+// "remove" with no enqueue before it; that record is the only place the
+// words are, so it is imported as the person's message at its time (once,
+// whatever the import boundaries), while a remove that follows its enqueue
+// adds nothing.
+func TestSteeringRemovedWithoutEnqueue(t *testing.T) {
+	head := qmsg("u1", "user", "2026-06-05T08:00:00Z", "fix the build")
+	rest := queueLine("remove", "2026-06-05T08:00:04Z", "use make, not go build") +
+		qmsg("a1", "assistant", "2026-06-05T08:00:05Z", "fixed with make") +
+		queueLine("enqueue", "2026-06-05T08:00:06Z", "and lint") +
+		queueLine("remove", "2026-06-05T08:00:06.5Z", "and lint") +
+		qmsg("a2", "assistant", "2026-06-05T08:00:09Z", "lint is clean")
+	want := []it.Msg{{Role: "user", Content: "fix the build"}, {Role: "user", Content: "use make, not go build"},
+		{Role: "assistant", Content: "fixed with make"}, {Role: "user", Content: "and lint"}, {Role: "assistant", Content: "lint is clean"}}
+	for _, split := range []bool{false, true} {
+		file := filepath.Join(t.TempDir(), "q.jsonl")
+		st := it.Open(t)
+		if split {
+			it.Write(t, file, head+rest[:strings.Index(rest, "\n")+1])
+			it.Run(t, st, &Source{}, file)
+			it.Append(t, file, rest[strings.Index(rest, "\n")+1:])
+		} else {
+			it.Write(t, file, head+rest)
+		}
+		it.Run(t, st, &Source{}, file)
+		got := it.Dump(t, st)["q"].Msgs
+		it.SameMsgs(t, "steering", got, want)
+		msgs, err := st.Messages(t.Context(), "q")
+		if err != nil || len(msgs) != len(want) || msgs[1].Timestamp.Sub(it.Time("2026-06-05T08:00:04Z")).Abs() > time.Millisecond {
+			t.Errorf("steering row: %v, %v", msgs, err)
+		}
 	}
 }
 

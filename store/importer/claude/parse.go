@@ -121,7 +121,9 @@ const maxQueued = 32
 // by a user record of any kind imported once (task notifications), a text
 // typed while a tool ran placed after the tool's result, ToolSearch results
 // kept, sessions titled by their first command or sub-agent description.
-const parserVersion = 3
+// 4: a queue-operation "remove" with no enqueue before it (2.1.207's
+// steering text) imported.
+const parserVersion = 4
 
 // group is one assistant API message, merged from the lines sharing its id.
 type group struct {
@@ -135,6 +137,7 @@ type group struct {
 
 // parser reads one Claude Code transcript file.
 type parser struct {
+	source    string // the session source: Claude Code's, or Qoder's
 	file      string // path, for the session ids it derives
 	line      []byte // the record being parsed, for problem lines
 	st        state
@@ -150,12 +153,17 @@ type parser struct {
 	drop      map[int]bool   // indexes in msgs retracted (a queued text sent again as a prompt)
 }
 
+// readKinds are the record types whose fields recall reads; any other is
+// bookkeeping, skipped.
+var readKinds = map[string]bool{"": true, "user": true, "assistant": true, "summary": true, "custom-title": true,
+	"ai-title": true, "queue-operation": true, "system": true}
+
 // summary is a summary record waiting for the session holding its leaf.
 type summary struct{ Leaf, Text string }
 
-func newParser(file string) *parser {
+func newParser(source, file string) *parser {
 	return &parser{
-		file: file, st: state{Tools: map[string]string{}}, byID: map[string]*sessState{},
+		source: source, file: file, st: state{Tools: map[string]string{}}, byID: map[string]*sessState{},
 		groups: map[string]*group{}, uuids: map[string]string{}, tails: map[string]string{},
 		queuedAt: map[string]int{}, drop: map[int]bool{},
 	}
@@ -243,7 +251,7 @@ func (p *parser) sessionFor(r *record, ts time.Time) *sessState {
 	if s, ok := p.byID[id]; ok {
 		return s
 	}
-	s := &sessState{Session: store.Session{ID: id, Source: SourceName, ParentID: parent, StartedAt: ts}}
+	s := &sessState{Session: store.Session{ID: id, Source: p.source, ParentID: parent, StartedAt: ts}}
 	if agent != "" {
 		s.Agent = agentDescription(p.file)
 	}
@@ -280,6 +288,15 @@ func ChildID(parent, agent string) string { return parent + "-agent-" + agent }
 func (p *parser) Line(text []byte, t *importer.Tally) error {
 	var r record
 	if err := json.Unmarshal(text, &r); err != nil {
+		var kind struct {
+			Type string `json:"type"`
+		}
+		if json.Unmarshal(text, &kind) == nil && !readKinds[kind.Type] {
+			// Bookkeeping recall does not read, whatever its fields hold
+			// (Qoder's active-leaf dates itself in milliseconds).
+			t.Skip()
+			return nil
+		}
 		t.Malformed("%s", importer.DecodeProblem(err))
 		return nil
 	}

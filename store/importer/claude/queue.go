@@ -17,7 +17,8 @@ import (
 // to it next decides whether a user record repeats it:
 //   - "remove" (with the same content): delivered to the agent mid-turn as
 //     steering (an attachment, no user record): the enqueue is the only
-//     place the words are.
+//     place the words are. Claude Code 2.1.207 writes such steering as a
+//     remove with no enqueue before it: then the remove is imported.
 //   - "dequeue": sent as the next prompt, which Claude Code writes as an
 //     ordinary user record.
 //   - "popAll": pulled back into the input box to be edited; what the
@@ -30,34 +31,10 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 	text := queueText(r.Content)
 	switch r.Operation {
 	case "enqueue":
-		if strings.TrimSpace(text) == "" {
-			t.Skip("empty messages")
+		k, ok := p.queued(r, text, t)
+		if !ok {
 			return nil
 		}
-		ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
-		if err != nil {
-			t.Malformed("bad timestamp %q", r.Timestamp)
-			return nil
-		}
-		content, kind, keep := classify(text, false, false)
-		if !keep {
-			t.Skip("empty command output")
-			return nil
-		}
-		s := p.sessionFor(r, ts)
-		if s.Session.StartedAt.IsZero() || ts.Before(s.Session.StartedAt) {
-			s.Session.StartedAt = ts
-		}
-		if ts.After(s.Session.EndedAt) {
-			s.Session.EndedAt = ts
-		}
-		sum := sha256.Sum256([]byte(text))
-		k := key(r.Timestamp, "queued", hex.EncodeToString(sum[:6]))
-		p.queuedAt[k] = len(p.msgs)
-		p.msgs = append(p.msgs, store.Message{
-			SessionID: s.Session.ID, Role: "user", Content: content, DisplayKind: kind,
-			Timestamp: ts, SourceKey: k,
-		})
 		p.st.Queue = append(p.st.Queue, queued{Key: k, Text: collapse(text)})
 		if len(p.st.Queue) > maxQueued {
 			p.st.Queue = p.st.Queue[len(p.st.Queue)-maxQueued:]
@@ -68,10 +45,14 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 		for i, q := range p.st.Queue {
 			if q.Text == want {
 				p.st.Queue = append(p.st.Queue[:i:i], p.st.Queue[i+1:]...)
-				break
+				t.Skip("queue-operation")
+				return nil
 			}
 		}
-		t.Skip("queue-operation")
+		// A remove with no enqueue before it: Claude Code 2.1.207 writes
+		// steering text typed while the agent ran only here, so this record
+		// is the one place its words are.
+		p.queued(r, text, t)
 	case "popAll":
 		if err := p.unqueue(true, ""); err != nil {
 			return err
@@ -81,6 +62,41 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 		t.Skip("queue-operation")
 	}
 	return nil
+}
+
+// queued imports a queue-operation's text as a user message at the
+// record (its place in time, classified like any user text) and returns the
+// message's key; false when there is nothing to import (counted).
+func (p *parser) queued(r *record, text string, t *importer.Tally) (string, bool) {
+	if strings.TrimSpace(text) == "" {
+		t.Skip("empty messages")
+		return "", false
+	}
+	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
+	if err != nil {
+		t.Malformed("bad timestamp %q", r.Timestamp)
+		return "", false
+	}
+	content, kind, keep := classify(text, false, false)
+	if !keep {
+		t.Skip("empty command output")
+		return "", false
+	}
+	s := p.sessionFor(r, ts)
+	if s.Session.StartedAt.IsZero() || ts.Before(s.Session.StartedAt) {
+		s.Session.StartedAt = ts
+	}
+	if ts.After(s.Session.EndedAt) {
+		s.Session.EndedAt = ts
+	}
+	sum := sha256.Sum256([]byte(text))
+	k := key(r.Timestamp, "queued", hex.EncodeToString(sum[:6]))
+	p.queuedAt[k] = len(p.msgs)
+	p.msgs = append(p.msgs, store.Message{
+		SessionID: s.Session.ID, Role: "user", Content: content, DisplayKind: kind,
+		Timestamp: ts, SourceKey: k,
+	})
+	return k, true
 }
 
 // unqueue retracts the queued messages that match (all of them, or the

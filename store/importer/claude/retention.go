@@ -10,6 +10,9 @@ import (
 // RetentionAge is how old a transcript gets before Claude Code deletes it:
 // cleanupPeriodDays in settings.json, 30 days when unset (importer.RetentionAger).
 func (s *Source) RetentionAge() (time.Duration, bool) {
+	if s.name != "" {
+		return 0, false // Qoder's cleanup is not documented
+	}
 	root := Root()
 	if root == "" {
 		return 0, false

@@ -138,7 +138,9 @@ type parser struct {
 // user records are not user rows, a recording with nothing but context
 // (the file a resume starts before it loads the chat) stores nothing, and
 // thoughts are not doubled by the thought parts of a rewritten message.
-const parserVersion = 2
+// 3: a rewritten message keeps the time it was first written and its
+// tokens (a resume's $set re-dates them and writes "tokens": null).
+const parserVersion = 3
 
 // Version is the parser version saved with the import state
 // (importer.Versioned).
@@ -243,12 +245,26 @@ func (p *parser) message(r record, hash string) error {
 		return importer.ErrRestart // a stored message changed (tokens, tool results)
 	}
 	if pm, ok := p.pend[r.ID]; ok {
-		pm.rec, pm.hash = r, hash
+		pm.rec, pm.hash = keepWritten(pm.rec, r), hash
 		return nil
 	}
 	p.pend[r.ID] = &pending{rec: r, hash: hash}
 	p.order = append(p.order, r.ID)
 	return nil
+}
+
+// keepWritten is a message rewritten under its id (a turn completed, or a
+// resume's $set re-dating every message with "tokens": null): the new
+// content with the time the message was first written and the tokens that
+// were written for it, which a rewrite without tokens does not erase.
+func keepWritten(first, again record) record {
+	if first.Timestamp != "" {
+		again.Timestamp = first.Timestamp
+	}
+	if again.Tokens == nil {
+		again.Tokens = first.Tokens
+	}
+	return again
 }
 
 // rewind deletes id and every message after it; an unknown id deletes all
@@ -286,6 +302,7 @@ func (p *parser) set(set map[string]json.RawMessage, t *importer.Tally) error {
 			if len(p.done) > 0 {
 				return importer.ErrRestart
 			}
+			prev := p.pend
 			p.order, p.pend = nil, map[string]*pending{}
 			for _, m := range msgs {
 				var r record
@@ -295,6 +312,9 @@ func (p *parser) set(set map[string]json.RawMessage, t *importer.Tally) error {
 				}
 				if toolResults(r) {
 					continue
+				}
+				if old, ok := prev[r.ID]; ok {
+					r = keepWritten(old.rec, r)
 				}
 				if err := p.message(r, hashOf(m)); err != nil {
 					return err

@@ -139,3 +139,53 @@ func TestGemini061Resume(t *testing.T) {
 		})
 	}
 }
+
+// TestGemini061ResumeRedated: a resume whose $set rewrites the earlier
+// messages under their ids with new timestamps and "tokens": null (as
+// issue 33 saw) keeps each message's first-written time and tokens.
+func TestGemini061ResumeRedated(t *testing.T) {
+	first := strings.Join([]string{meta061, ctx061, user061, gem061a, gem061b, res061, ans061}, "\n") + "\n"
+	redated := strings.NewReplacer(
+		`"timestamp":"2026-12-05T10:17:27.321Z"`, `"timestamp":"2026-12-05T10:17:30.921Z"`,
+		`"timestamp":"2026-12-05T10:17:29.021Z","type":"gemini"`, `"timestamp":"2026-12-05T10:17:32.621Z","type":"gemini"`,
+		`"timestamp":"2026-12-05T10:17:29.708Z"`, `"timestamp":"2026-12-05T10:17:33.308Z"`,
+		`"tokens":{"input":1800,"output":120,"cached":0,"thoughts":0,"tool":0,"total":1920}`, `"tokens":null`,
+		`"tokens":{"input":1900,"output":10,"cached":0,"thoughts":0,"tool":0,"total":1910}`, `"tokens":null`,
+	)
+	lines := strings.SplitAfter(resume061, "\n")
+	lines[1] = redated.Replace(lines[1]) // the $set with the message list
+	resume := strings.Join(lines, "")
+	if resume == resume061 || strings.Contains(lines[1], `"input":1800`) {
+		t.Fatal("the test's rewrite changed nothing")
+	}
+	for _, order := range []string{"together", "resume later"} {
+		t.Run(order, func(t *testing.T) {
+			main := "session-2026-12-05T10-17-ef582c0d.jsonl"
+			body := first
+			if order == "together" {
+				body += resume
+			}
+			root := write061(t, map[string]string{main: body})
+			st := it.Open(t)
+			it.Run(t, st, &Source{}, root)
+			if order != "together" {
+				it.Append(t, filepath.Join(root, "tmp", "project", "chats", main), resume)
+				it.Run(t, st, &Source{}, root)
+			}
+			s := it.Dump(t, st)[sid061]
+			it.SameMsgs(t, "resumed", s.Msgs, wantResumed061)
+			if s.InputTokens != 5700 || s.OutputTokens != 138 {
+				t.Errorf("tokens %d/%d, want 5700/138 (the first write's 1800/120 kept)", s.InputTokens, s.OutputTokens)
+			}
+			msgs, err := st.Messages(t.Context(), sid061)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, want := range []string{"2026-12-05T10:17:27.321Z", "2026-12-05T10:17:29.021Z", "", "2026-12-05T10:17:29.708Z"} {
+				if want != "" && msgs[i].Timestamp.Sub(it.Time(want)).Abs() > time.Millisecond {
+					t.Errorf("message %d dated %v, want %s (first written)", i, msgs[i].Timestamp, want)
+				}
+			}
+		})
+	}
+}

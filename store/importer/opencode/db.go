@@ -21,9 +21,16 @@ import (
 // session a hash of its row and of its messages' and parts' count and
 // newest update, so that a run reads only the sessions that changed.
 type dbState struct {
+	V        int                `json:"v,omitempty"` // dbVersion of the run that wrote it
 	Sig      sqlitero.Signature `json:"sig"`
 	Sessions map[string]string  `json:"s"`
 }
+
+// dbVersion changes whenever the same rows make different sessions, so a
+// database an older recall imported is read again in full (message keys
+// keep it from duplicating anything). 1: a fork is marked _branched_from,
+// listed as a conversation of its own.
+const dbVersion = 1
 
 // sessionChunk is how many changed sessions one target transaction holds.
 var sessionChunk = 200
@@ -53,6 +60,9 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 		}
 		if rec.State != "" && json.Unmarshal([]byte(rec.State), &prev) != nil {
 			prev = dbState{} // unreadable bookkeeping: read again (message keys prevent duplicates)
+		}
+		if prev.V != dbVersion {
+			prev = dbState{} // imported by an older recall: every session again
 		}
 		unchanged = prev.Sig == sig
 		return nil
@@ -119,7 +129,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 	for _, r := range rows {
 		byID[r.id] = r
 	}
-	state := dbState{Sig: prev.Sig, Sessions: map[string]string{}}
+	state := dbState{V: dbVersion, Sig: prev.Sig, Sessions: map[string]string{}}
 	for k, v := range prev.Sessions {
 		state.Sessions[k] = v
 	}
@@ -140,7 +150,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 			skipped += sk
 		}
 		msgs = importer.DropTooLarge(msgs, file, &rep)
-		next := dbState{Sig: state.Sig, Sessions: map[string]string{}}
+		next := dbState{V: dbVersion, Sig: state.Sig, Sessions: map[string]string{}}
 		for k, v := range state.Sessions {
 			next.Sessions[k] = v
 		}
@@ -222,16 +232,24 @@ func (s *Source) build(r sessionRow, msgs []message, fork string, known map[stri
 		ReasoningTokens: r.tok.Reasoning, CacheReadTokens: r.tok.Cache.Read, CacheWriteTokens: r.tok.Cache.Write,
 		EstimatedCostUSD: r.cost, Archived: r.archived > 0,
 	}
+	cfg := map[string]string{}
 	if r.agent != "" {
-		if b, err := json.Marshal(map[string]string{"agent": r.agent}); err == nil {
-			sess.ModelConfig = string(b)
-		}
+		cfg["agent"] = r.agent
 	}
 	if known[r.parent] {
 		sess.ParentID = r.parent
 	}
 	if fork != "" {
+		// A fork is a conversation of its own, listed as OpenCode lists it
+		// (as a Hermes /branch or a Codex fork): its copied start stays
+		// with the origin, reached through the lineage.
 		sess.ParentID = fork
+		cfg["_branched_from"] = fork
+	}
+	if len(cfg) > 0 {
+		if b, err := json.Marshal(cfg); err == nil {
+			sess.ModelConfig = string(b)
+		}
 	}
 	out, skipped := s.messages(sess, r.created, msgs, fork != "")
 	return sess, out, skipped

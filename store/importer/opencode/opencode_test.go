@@ -99,6 +99,15 @@ func TestOpenCodeFixtures(t *testing.T) {
 			}
 		}
 	}
+	// The fork is listed as a conversation of its own, as OpenCode lists
+	// it; the sub-agent's run is not.
+	listed := importtest.Listed(t, st)
+	for _, s := range d {
+		sub := strings.Contains(s.Title, "subagent)")
+		if listed[s.ID] == sub {
+			t.Errorf("session %q listed %v", s.Title, listed[s.ID])
+		}
+	}
 	if rep := importtest.Run(t, st, src, home); rep.Unchanged != 1 || rep.Messages != 0 {
 		t.Errorf("second import = %+v, want unchanged", rep)
 	}

@@ -92,6 +92,24 @@ type parser struct {
 	msgs         []store.Message
 }
 
+// parserVersion changes whenever the same lines make different sessions,
+// so files an older recall imported are read again.
+// 1: forks and branches are marked _branched_from (listed on their own).
+const parserVersion = 1
+
+// Version is the parser version saved with the import state
+// (importer.Versioned).
+func (p *parser) Version() int { return parserVersion }
+
+// branchedFrom is the model_config of a fork or branch of parent: a
+// conversation of its own, listed as Pi's /resume lists a fork (as a
+// Hermes /branch or a Codex fork), its shared start reached through the
+// lineage.
+func branchedFrom(parent string) string {
+	raw, _ := json.Marshal(map[string]string{"_branched_from": parent})
+	return string(raw)
+}
+
 func newParser(source, file string) *parser {
 	return &parser{source: source, file: file, st: state{Tree: map[string]int{}}}
 }
@@ -146,6 +164,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			p.st.Lines = []string{id}
 			if e.ParentSession != "" {
 				p.st.Session.ParentID = textutil.IDFromName(e.ParentSession)
+				p.st.Session.ModelConfig = branchedFrom(p.st.Session.ParentID)
 				p.st.Forked = ts
 			}
 		}
@@ -221,7 +240,7 @@ func (p *parser) place(e entry, ts time.Time) int {
 			id := p.st.Session.ID + "@" + e.ID
 			p.st.Lines = append(p.st.Lines, id)
 			p.st.Branches = append(p.st.Branches, store.Session{ID: id, Source: p.source, ParentID: p.st.Lines[v>>1],
-				StartedAt: ts, Cwd: p.st.Session.Cwd})
+				ModelConfig: branchedFrom(p.st.Lines[v>>1]), StartedAt: ts, Cwd: p.st.Session.Cwd})
 		}
 	}
 	if e.ID != "" {

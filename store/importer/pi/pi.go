@@ -73,6 +73,14 @@ func (s *Source) Discover(paths []string) ([]string, error) {
 	return append(out, walked...), nil
 }
 
+// NewParser returns the parser of one transcript in Pi's session format,
+// filed under source: the lines of a session file, or the same records
+// kept elsewhere (OpenClaw, built on Pi's agent core, writes them as
+// JSONL files and, since 2026.8, as rows of its agent database). file
+// names the transcript; a transcript without a session header is filed
+// under that name.
+func NewParser(source, file string) importer.LineParser { return newParser(source, file) }
+
 // Import brings one session file up to date, reading only what was
 // appended since the last import.
 func (s *Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {

@@ -93,6 +93,14 @@ func TestPiFixtures(t *testing.T) {
 			}
 		}
 	}
+	// The in-place branch and the fork are listed as conversations of
+	// their own (the shared start reached through the lineage).
+	listed := importtest.Listed(t, st)
+	for _, s := range d {
+		if !listed[s.ID] {
+			t.Errorf("session %s (parent %q) not listed", s.ID, s.ParentID)
+		}
+	}
 	if rep := importtest.Run(t, st, src, agentHome(t, "pi")); rep.Unchanged != 5 || rep.Messages != 0 {
 		t.Errorf("second import = %+v, want 5 unchanged", rep)
 	}

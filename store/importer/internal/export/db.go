@@ -28,6 +28,12 @@ type Reader interface {
 	Load(h Head, t *importer.Tally) (c Conversation, ok bool, err error)
 }
 
+// Elsewhere begins the state of a conversation's bookkeeping row when
+// another file of the same source owns the conversation (Kiro CLI's JSONL
+// journal of a conversation data.sqlite3 holds too): the rest is that
+// file's path. ImportDB then leaves the conversation to it.
+const Elsewhere = "elsewhere "
+
 // ImportDB brings the copy of one database up to date: nothing is done
 // when it and its WAL did not change since the last run; otherwise only
 // the conversations whose fingerprint changed are read and replaced. The
@@ -93,7 +99,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		if fp, ok := known[h.ID]; ok && fp == h.Fingerprint {
+		if fp, ok := known[h.ID]; ok && (fp == h.Fingerprint || strings.HasPrefix(fp, Elsewhere)) {
 			continue
 		}
 		t1 := time.Now()
@@ -135,7 +141,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 			if err != nil {
 				return err
 			}
-			if ok && prev.Sessions != "" && !named[prev.Sessions] {
+			if ok && prev.Sessions != "" && !named[prev.Sessions] && !strings.HasPrefix(prev.State, Elsewhere) {
 				named[prev.Sessions] = true
 				ids = append(ids, prev.Sessions)
 			}

@@ -34,7 +34,10 @@ import (
 
 // Conversation is one element of the export, converted.
 type Conversation struct {
-	Session  store.Session
+	Session store.Session
+	// Related are sessions written with it (a branch of its transcript),
+	// children of Session; Messages may name them.
+	Related  []store.Session
 	Messages []store.Message
 	// Fingerprint changes whenever what the conversation imports does;
 	// when empty, a hash of the element's JSON.
@@ -456,7 +459,7 @@ func (w *writer) flush() error {
 			if seen && prev.State == c.Fingerprint {
 				continue
 			}
-			if err := importer.WriteSessions(tx, []store.Session{c.Session}, true); err != nil {
+			if err := importer.WriteSessions(tx, append([]store.Session{c.Session}, c.Related...), true); err != nil {
 				return err
 			}
 			if seen {

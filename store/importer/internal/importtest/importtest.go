@@ -107,6 +107,38 @@ func Write(t testing.TB, path, text string) {
 	Touch(t, path)
 }
 
+// Files creates empty files at the slash-separated paths under dir (and
+// their folders): a layout for a Discover test.
+func Files(t testing.TB, dir string, paths ...string) {
+	t.Helper()
+	for _, f := range paths {
+		p := filepath.Join(dir, filepath.FromSlash(f))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		Write(t, p, "")
+	}
+}
+
+// Found is what src discovers under dir, as slash-separated paths relative
+// to dir joined by spaces.
+func Found(t testing.TB, src importer.Source, dir string) string {
+	t.Helper()
+	got, err := src.Discover([]string{dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := make([]string, 0, len(got))
+	for _, g := range got {
+		r, err := filepath.Rel(dir, g)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rel = append(rel, filepath.ToSlash(r))
+	}
+	return strings.Join(rel, " ")
+}
+
 var bump = time.Date(2030, 1, 1, 0, 0, 0, 0, time.UTC)
 
 // Touch sets a file's mtime to a fresh, later time.
@@ -172,6 +204,21 @@ func Dump(t testing.TB, st *store.Store) map[string]Session {
 				ToolCalls: m.ToolCalls, Reasoning: m.Reasoning, Finish: m.FinishReason, Tokens: m.TokenCount, Kind: m.DisplayKind})
 		}
 		out[s.ID] = d
+	}
+	return out
+}
+
+// Listed is the set of session ids a list shows (recall recent, the TUI
+// list, MCP's recent mode): roots and branches, no sub-agent runs.
+func Listed(t testing.TB, st *store.Store) map[string]bool {
+	t.Helper()
+	list, err := st.RecentSessions(context.Background(), store.ListOptions{Limit: 100000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]bool{}
+	for _, s := range list {
+		out[s.ID] = true
 	}
 	return out
 }
