@@ -188,7 +188,7 @@ func (w *watched) poll(env *Env, st *store.Store) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s (%s)\n", line, fmtSeconds(time.Since(start)))
 	}
-	if err == nil && rep.Failed > 0 {
+	if err == nil && (rep.Failed > 0 || rep.Deferred > 0) {
 		for _, p := range rep.Problems {
 			if p.Line == 0 {
 				err = errors.New(p.String())
