@@ -20,18 +20,26 @@ require (
 	github.com/ncruces/go-sqlite3 v0.32.0
 	github.com/rivo/uniseg v0.4.7
 	github.com/tetratelabs/wazero v1.11.0
+	// HTML of Takeout's Gemini Apps answers (store/importer/geminiapps).
+	golang.org/x/net v0.49.0
 	golang.org/x/sys v0.41.0
 	golang.org/x/term v0.40.0
 )
 
 require (
+	// gitleaks' own keyword trie and config reader: recall/secrets prefilters
+	// with the rules' keywords and extends the default rules in gitleaks' format.
+	github.com/BobuSumisu/aho-corasick v1.0.3
 	github.com/rs/zerolog v1.33.0
+	github.com/spf13/viper v1.19.0
+	// Glamour's markdown parser: `export --format html` renders messages with it (raw HTML left out).
+	github.com/yuin/goldmark v1.7.13
 	github.com/zricethezav/gitleaks/v8 v8.30.1
+	golang.org/x/text v0.34.0
 )
 
 require (
 	dario.cat/mergo v1.0.1 // indirect
-	github.com/BobuSumisu/aho-corasick v1.0.3 // indirect
 	github.com/Masterminds/goutils v1.1.1 // indirect
 	github.com/Masterminds/semver/v3 v3.3.0 // indirect
 	github.com/Masterminds/sprig/v3 v3.3.0 // indirect
@@ -96,7 +104,6 @@ require (
 	github.com/spf13/afero v1.12.0 // indirect
 	github.com/spf13/cast v1.7.1 // indirect
 	github.com/spf13/pflag v1.0.6 // indirect
-	github.com/spf13/viper v1.19.0 // indirect
 	github.com/subosito/gotenv v1.6.0 // indirect
 	github.com/therootcompany/xz v1.0.1 // indirect
 	github.com/ulikunitz/xz v0.5.12 // indirect
@@ -104,16 +111,13 @@ require (
 	github.com/wasilibs/wazero-helpers v0.0.0-20240620070341-3dff1577cd52 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
-	github.com/yuin/goldmark v1.7.13 // indirect
 	github.com/yuin/goldmark-emoji v1.0.6 // indirect
 	go.uber.org/multierr v1.11.0 // indirect
 	go4.org v0.0.0-20230225012048-214862532bf5 // indirect
 	golang.org/x/crypto v0.48.0 // indirect
 	golang.org/x/exp v0.0.0-20250218142911-aa4b98e5adaa // indirect
-	golang.org/x/net v0.49.0 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
 	golang.org/x/sync v0.20.0 // indirect
-	golang.org/x/text v0.34.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/ini.v1 v1.67.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect

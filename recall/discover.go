@@ -106,6 +106,11 @@ type Result struct {
 	// Matched are the Discovery's Words this session holds (nil when the
 	// query ran as FTS5 syntax, where every match holds them all).
 	Matched []string
+
+	// rawSnippet and rawTitle are the snippet and title as stored, which
+	// showResults redacts (the snippet against its whole message) into
+	// Snippet and Title.
+	rawSnippet, rawTitle string
 }
 
 // Discover finds the sessions that matter for query (phase 1, no model):
@@ -136,7 +141,7 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		f.Roles = DefaultRoles
 	}
 	f.Limit, f.Offset = DiscoverScanLimit, 0
-	f.Sessions = true // plain words and questions: ranked by session (store/search_plain.go)
+	f.Sessions = true // plain words and questions: ranked by session (store/engine/pipeline/plain.go)
 	// Delegation chains fold several sessions into one root: three
 	// sessions per root listed is the store's reading bound.
 	f.SessionLimit = 3 * limit
@@ -230,6 +235,9 @@ func (e *Engine) Discover(ctx context.Context, query string, o DiscoverOptions) 
 		d.Results[i] = r
 	}
 	if err := e.evidenceAll(ctx, d.Results, o.SkipEvidence); err != nil {
+		return nil, err
+	}
+	if err := e.showResults(ctx, d.Results); err != nil {
 		return nil, err
 	}
 	d.SessionsSearched = len(picks)
@@ -337,7 +345,7 @@ func (e *Engine) resultMeta(ctx context.Context, lin *lineage, p pick) (Result, 
 	h := p.hit
 	r := Result{SessionID: h.SessionID, RootID: p.root, MatchedRole: PresentedRole(h.Role, h.DisplayKind),
 		MatchedDisplayKind: h.DisplayKind, MatchMessageID: h.MessageID, Matched: h.Matched,
-		Snippet: ReadableSnippet(h.Snippet), When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
+		rawSnippet: h.Snippet, rawTitle: h.SessionTitle, When: h.SessionStarted, Source: h.Source, Model: h.Model, Title: h.SessionTitle}
 	meta, err := lin.session(ctx, p.root)
 	if err != nil {
 		return r, err
@@ -473,5 +481,5 @@ func (e *Engine) Browse(ctx context.Context, o store.ListOptions) ([]store.Sessi
 	if err != nil {
 		return nil, fmt.Errorf("list recent sessions: %w", err)
 	}
-	return list, nil
+	return e.showListings(ctx, list)
 }

@@ -83,6 +83,11 @@ func (c *countingStore) Bookends(ctx context.Context, id string, minID, maxID in
 	return c.Store.Bookends(ctx, id, minID, maxID, n)
 }
 
+func (c *countingStore) MessagesByID(ctx context.Context, ids []int64) (map[int64]store.Message, error) {
+	c.count("MessagesByID")
+	return c.Store.MessagesByID(ctx, ids)
+}
+
 func (c *countingStore) RecentSessions(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error) {
 	c.count("RecentSessions")
 	return c.Store.RecentSessions(ctx, o)
@@ -91,7 +96,9 @@ func (c *countingStore) RecentSessions(ctx context.Context, o store.ListOptions)
 // TestDiscoverStoreCalls counts the store calls of one Discover of the
 // TUI's shape (10 sessions) on a generated history with delegation chains:
 // the first phase made 11 (a session row per result, a root query per
-// child hit), the final one 38; now 4 and 22.
+// child hit), the final one 38; now 4 and 22, and one more in the first
+// phase: the messages its cut snippets came from, read at once for
+// redaction (the final phase has them in the evidence).
 func TestDiscoverStoreCalls(t *testing.T) {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(t.TempDir(), "calls.db"), store.Options{Create: true})
@@ -140,14 +147,15 @@ func TestDiscoverStoreCalls(t *testing.T) {
 		c := cs.calls
 		// One search, one title lookup, one batch of roots; a session row
 		// only for a root no hit carried the columns of; per result at most
-		// the window and its bookends (none when the window is the session).
-		evidence := 0
+		// the window and its bookends (none when the window is the session);
+		// without evidence, one read of the snippets' messages.
+		evidence, anchors := 0, 1
 		if !tc.o.SkipEvidence {
-			evidence = len(d.Results)
+			evidence, anchors = len(d.Results), 0
 		}
 		if c["SearchMessages"] != 1 || c["SessionByTitle"] != 1 || c["RootSessions"] > 1 || c["Session"] > children ||
-			c["MessagesAround"] != evidence || c["Bookends"] > evidence || cs.total() > 3+children+2*evidence {
-			t.Errorf("%s: %d store calls (%s), want at most %d", tc.name, cs.total(), cs, 3+children+2*evidence)
+			c["MessagesAround"] != evidence || c["Bookends"] > evidence || c["MessagesByID"] > anchors || cs.total() > 3+children+2*evidence+anchors {
+			t.Errorf("%s: %d store calls (%s), want at most %d", tc.name, cs.total(), cs, 3+children+2*evidence+anchors)
 		}
 	}
 }

@@ -53,79 +53,42 @@ var (
 // quoted from the transcript, named by where it is (pos: "#47 of 188").
 // Quoted lines are cut where markdown allows (a code span or bold run is
 // closed, a heading loses its hashes), so the summary renders as it reads.
-func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) string) string {
-	var matched, commands, paths, urls, errs list
-	matched.max, commands.max, paths.max, urls.max, errs.max = maxMatchedLines, maxCommands, maxPaths, maxURLs, maxErrors
-	// The conclusion is the last assistant reply that matches the query, else
-	// the window's last assistant reply.
-	var conclusion, lastReply *store.Message
+//
+// Lines are quoted from shown(messages), the messages as they may leave
+// recall (secrets redacted), and cut only after: a key cut in half by a
+// quote's edge is a key no rule can find. Only the messages the summary
+// quotes are handed to shown, chosen from the text as stored (a message
+// quoted nothing from as stored has nothing to quote once redacted).
+func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) string, shown func([]store.Message) []store.Message) string {
+	conclusion := conclusionIndex(msgs, terms)
+	var quoted []store.Message
+	var found []extracted // what each quoted message gave, as stored
+	at := -1              // the conclusion's place in quoted
 	for i := range msgs {
-		m := &msgs[i]
-		content := m.Content
-		if m.Role == "tool" {
-			content = clipMiddle(content, toolClipAt, toolClipKeep)
-		}
-		for _, c := range toolCallCommands(m.ToolCalls) {
-			commands.add(codeSpan(clipRunes(c, maxLineChars)))
-		}
-		inFence, shellFence := false, false
-		cont := "" // a shell line ending in \ continues on the next
-		for _, line := range strings.Split(content, "\n") {
-			trimmed := strings.TrimSpace(line)
-			if shellFence && cont != "" {
-				trimmed, cont = cont+" "+trimmed, ""
+		x := extract(&msgs[i], terms, pos)
+		if i == conclusion || !x.empty() {
+			if i == conclusion {
+				at = len(quoted)
 			}
-			if shellFence && strings.HasSuffix(trimmed, "\\") && !strings.HasPrefix(trimmed, "```") {
-				cont = strings.TrimSpace(strings.TrimSuffix(trimmed, "\\"))
-				continue
-			}
-			if strings.HasPrefix(trimmed, "```") {
-				inFence = !inFence
-				lang := strings.ToLower(strings.TrimPrefix(trimmed, "```"))
-				shellFence = inFence && (lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" || lang == "zsh")
-				continue
-			}
-			if trimmed == "" {
-				continue
-			}
-			code := inFence || m.Role == "tool"
-			switch {
-			case strings.HasPrefix(trimmed, "$ "):
-				commands.add(codeSpan(clipRunes(strings.TrimPrefix(trimmed, "$ "), maxLineChars)))
-			case shellFence && m.Role != "tool" && !strings.HasPrefix(trimmed, "#"):
-				commands.add(codeSpan(clipRunes(trimmed, maxLineChars)))
-			}
-			if hasTerm(trimmed, terms) {
-				matched.add(fmt.Sprintf("%s (%s): %s", pos(m.ID), Speaker(*m), quoteLine(trimmed, code, terms)))
-			}
-			if code && errorLineRE.MatchString(trimmed) {
-				errs.add(fmt.Sprintf("%s: %s", pos(m.ID), quoteLine(trimmed, true, nil)))
-			}
-			for _, u := range urlRE.FindAllString(trimmed, -1) {
-				urls.add(strings.TrimRight(u, ".,;:!?"))
-			}
-			for _, p := range pathRE.FindAllStringSubmatch(urlRE.ReplaceAllString(trimmed, " "), -1) {
-				if p := strings.TrimRight(p[1], ".,;:"); isFilePath(p) {
-					paths.add(codeSpan(p))
-				}
-			}
-		}
-		if m.Role == "assistant" && strings.TrimSpace(m.Content) != "" {
-			lastReply = m
-			if hasTerm(m.Content, terms) {
-				conclusion = m
-			}
-		}
-		if m.Role != "tool" {
-			for _, c := range inlineCodeRE.FindAllStringSubmatch(content, -1) {
-				if looksLikeCommand(c[1]) {
-					commands.add(codeSpan(clipRunes(c[1], maxLineChars)))
-				}
-			}
+			quoted, found = append(quoted, msgs[i]), append(found, x)
 		}
 	}
-	if conclusion == nil {
-		conclusion = lastReply
+	raw := quoted
+	if len(quoted) > 0 {
+		quoted = shown(quoted)
+	}
+	var matched, commands, paths, urls, errs list
+	matched.max, commands.max, paths.max, urls.max, errs.max = maxMatchedLines, maxCommands, maxPaths, maxURLs, maxErrors
+	for i := range quoted {
+		x := found[i]
+		if quoted[i].Content != raw[i].Content || quoted[i].ToolCalls != raw[i].ToolCalls {
+			x = extract(&quoted[i], terms, pos) // redaction changed it: read it again
+		}
+		matched.add(x.matched...)
+		commands.add(x.commands...)
+		paths.add(x.paths...)
+		urls.add(x.urls...)
+		errs.add(x.errs...)
 	}
 
 	var b strings.Builder
@@ -145,13 +108,103 @@ func extractiveSummary(msgs []store.Message, terms []string, pos func(int64) str
 	section("Files and paths", paths)
 	section("URLs", urls)
 	section("Errors", errs)
-	if conclusion != nil {
-		fmt.Fprintf(&b, "\nConclusion (assistant, %s):\n%s\n", pos(conclusion.ID), clipMarkdown(strings.TrimSpace(conclusion.Content), maxConclusion))
+	if at >= 0 {
+		c := quoted[at]
+		fmt.Fprintf(&b, "\nConclusion (assistant, %s):\n%s\n", pos(c.ID), clipMarkdown(strings.TrimSpace(c.Content), maxConclusion))
 	}
-	if len(matched.items)+len(commands.items)+len(paths.items)+len(urls.items)+len(errs.items) == 0 && conclusion == nil {
+	if len(matched.items)+len(commands.items)+len(paths.items)+len(urls.items)+len(errs.items) == 0 && at < 0 {
 		b.WriteString("\nNothing to extract from the matched messages.\n")
 	}
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// conclusionIndex is the conclusion's index in msgs: the last assistant
+// reply that matches the query, else the last assistant reply; -1 for none.
+func conclusionIndex(msgs []store.Message, terms []string) int {
+	conclusion, lastReply := -1, -1
+	for i, m := range msgs {
+		if m.Role == "assistant" && strings.TrimSpace(m.Content) != "" {
+			lastReply = i
+			if hasTerm(m.Content, terms) {
+				conclusion = i
+			}
+		}
+	}
+	if conclusion < 0 {
+		return lastReply
+	}
+	return conclusion
+}
+
+// extracted is what one message gives each section of a summary, in order.
+type extracted struct {
+	matched, commands, paths, urls, errs []string
+}
+
+func (x extracted) empty() bool {
+	return len(x.matched)+len(x.commands)+len(x.paths)+len(x.urls)+len(x.errs) == 0
+}
+
+// extract reads one message's lines for the summary's sections.
+func extract(m *store.Message, terms []string, pos func(int64) string) extracted {
+	var x extracted
+	content := m.Content
+	if m.Role == "tool" {
+		content = clipMiddle(content, toolClipAt, toolClipKeep)
+	}
+	for _, c := range toolCallCommands(m.ToolCalls) {
+		x.commands = append(x.commands, codeSpan(clipRunes(c, maxLineChars)))
+	}
+	inFence, shellFence := false, false
+	cont := "" // a shell line ending in \ continues on the next
+	for _, line := range strings.Split(content, "\n") {
+		trimmed := strings.TrimSpace(line)
+		if shellFence && cont != "" {
+			trimmed, cont = cont+" "+trimmed, ""
+		}
+		if shellFence && strings.HasSuffix(trimmed, "\\") && !strings.HasPrefix(trimmed, "```") {
+			cont = strings.TrimSpace(strings.TrimSuffix(trimmed, "\\"))
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") {
+			inFence = !inFence
+			lang := strings.ToLower(strings.TrimPrefix(trimmed, "```"))
+			shellFence = inFence && (lang == "bash" || lang == "sh" || lang == "shell" || lang == "console" || lang == "zsh")
+			continue
+		}
+		if trimmed == "" {
+			continue
+		}
+		code := inFence || m.Role == "tool"
+		switch {
+		case strings.HasPrefix(trimmed, "$ "):
+			x.commands = append(x.commands, codeSpan(clipRunes(strings.TrimPrefix(trimmed, "$ "), maxLineChars)))
+		case shellFence && m.Role != "tool" && !strings.HasPrefix(trimmed, "#"):
+			x.commands = append(x.commands, codeSpan(clipRunes(trimmed, maxLineChars)))
+		}
+		if hasTerm(trimmed, terms) {
+			x.matched = append(x.matched, fmt.Sprintf("%s (%s): %s", pos(m.ID), Speaker(*m), quoteLine(trimmed, code, terms)))
+		}
+		if code && errorLineRE.MatchString(trimmed) {
+			x.errs = append(x.errs, fmt.Sprintf("%s: %s", pos(m.ID), quoteLine(trimmed, true, nil)))
+		}
+		for _, u := range urlRE.FindAllString(trimmed, -1) {
+			x.urls = append(x.urls, strings.TrimRight(u, ".,;:!?"))
+		}
+		for _, p := range pathRE.FindAllStringSubmatch(urlRE.ReplaceAllString(trimmed, " "), -1) {
+			if p := strings.TrimRight(p[1], ".,;:"); isFilePath(p) {
+				x.paths = append(x.paths, codeSpan(p))
+			}
+		}
+	}
+	if m.Role != "tool" {
+		for _, c := range inlineCodeRE.FindAllStringSubmatch(content, -1) {
+			if looksLikeCommand(c[1]) {
+				x.commands = append(x.commands, codeSpan(clipRunes(c[1], maxLineChars)))
+			}
+		}
+	}
+	return x
 }
 
 // Positions names messages by where they are in their session ("#47 of
@@ -248,16 +301,18 @@ type list struct {
 	max   int
 }
 
-func (l *list) add(s string) {
-	if len(l.items) >= l.max || s == "" || s == "``" {
-		return
-	}
-	if l.seen == nil {
-		l.seen = map[string]bool{}
-	}
-	if !l.seen[s] {
-		l.seen[s] = true
-		l.items = append(l.items, s)
+func (l *list) add(items ...string) {
+	for _, s := range items {
+		if len(l.items) >= l.max || s == "" || s == "``" {
+			return
+		}
+		if l.seen == nil {
+			l.seen = map[string]bool{}
+		}
+		if !l.seen[s] {
+			l.seen[s] = true
+			l.items = append(l.items, s)
+		}
 	}
 }
 

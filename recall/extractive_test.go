@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/recall-dev/recall/recall/secrets"
+	"github.com/recall-dev/recall/recall/secrets/secretstest"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -34,7 +36,7 @@ func TestExtractiveSummaryReadsRight(t *testing.T) {
 	}
 	// Four messages of a longer session: positions count the whole session.
 	session := append([]store.Message{{ID: 1}, {ID: 2}}, msgs...)
-	got := extractiveSummary(msgs, []string{"network"}, Positions(session))
+	got := extractiveSummary(msgs, []string{"network"}, Positions(session), secrets.Messages)
 
 	for _, item := range section(got, "Matched") {
 		if strings.Count(item, "`")%2 != 0 || strings.Count(item, "**")%2 != 0 {
@@ -85,5 +87,31 @@ func TestBalanceMarkdown(t *testing.T) {
 		if got := balanceMarkdown(in); got != want {
 			t.Errorf("balanceMarkdown(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// A quoted line is cut from redacted text: a JWT the cut would have left
+// half of (its signature past the line's 200 characters, its header
+// before the window) shows no part of itself, nor does the conclusion's.
+func TestExtractiveSummaryRedactsBeforeCutting(t *testing.T) {
+	jwt := secretstest.Forms[8].Secret // eyJ….eyJ….<signature>
+	line := strings.Repeat("padding words before the token ", 4) + "Authorization: Bearer " + jwt + " then the deploy network step"
+	msgs := []store.Message{
+		{ID: 1, Role: "user", Content: "why does the network call fail?"},
+		{ID: 2, Role: "tool", ToolName: "Bash", Content: line},
+		{ID: 3, Role: "assistant", Content: strings.Repeat("The network call failed because ", 15) + "the header was " + jwt},
+	}
+	got := extractiveSummary(msgs, []string{"network"}, Positions(msgs), secrets.Messages)
+	for _, piece := range []string{jwt, jwt[len(jwt)-12:], jwt[40:60]} {
+		if strings.Contains(got, piece) {
+			t.Errorf("the summary shows %q:\n%s", piece, got)
+		}
+	}
+	if !strings.Contains(got, "[REDACTED:") {
+		t.Errorf("no redaction mark:\n%s", got)
+	}
+	// As stored, for a person who asked: the cut may then show the token.
+	if raw := extractiveSummary(msgs, []string{"network"}, Positions(msgs), func(m []store.Message) []store.Message { return m }); !strings.Contains(raw, jwt[:20]) {
+		t.Errorf("the summary as stored lost the token:\n%s", raw)
 	}
 }

@@ -42,6 +42,10 @@ type Store interface {
 	MessagesAround(ctx context.Context, sessionID string, anchor int64, window int) (msgs []store.Message, before, after int, err error)
 	Bookends(ctx context.Context, sessionID string, minID, maxID int64, n int) (start, end []store.Message, err error)
 	RecentSessions(ctx context.Context, o store.ListOptions) ([]store.SessionSummary, error)
+	// MessagesByID and FirstPrompts read the whole texts that snippets
+	// and previews are cut from: what is shown is redacted whole, then cut.
+	MessagesByID(ctx context.Context, ids []int64) (map[int64]store.Message, error)
+	FirstPrompts(ctx context.Context, ids []string) (map[string]string, error)
 }
 
 // Defaults and bounds, Hermes's values (spec §7.1, §7.2).
@@ -60,6 +64,10 @@ type Options struct {
 	Concurrency int         // summaries in flight (default 3, clamp 1..5; else the config's max_concurrency)
 	Budget      int         // transcript window in characters (default 100_000)
 	LLM         *llm.Config // nil = no model configured: offline extractive summaries
+	// ShowSecrets keeps API keys, tokens and passwords in what the engine
+	// shows (a person asked, on their own terminal); by default each is
+	// [REDACTED:rule]. Text sent to a model is redacted either way.
+	ShowSecrets bool
 }
 
 // Engine runs discover, browse and summarize over one store. It is safe for

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"strings"
 
+	"github.com/recall-dev/recall/recall/syncer"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -81,7 +82,7 @@ func isClaude(source string) bool { return source == "claude-code" || source == 
 // subAgentParents are the sources whose sub-agent runs recall imports as
 // child sessions (marked _delegate_from) under ids the agent does not know,
 // by the agent's name.
-var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline"}
+var subAgentParents = map[string]string{"qwen-code": "Qwen Code", "copilot-cli": "Copilot CLI", "cline": "Cline", "codebuddy": "CodeBuddy Code"}
 
 // isQwen: Qwen Code, like Claude Code, keeps sessions in a folder named
 // after the directory they ran in (projects/<sanitized cwd>/chats).
@@ -133,6 +134,9 @@ func PlanResume(sess store.Session) (Resume, error) {
 	if len(r.Args) == 0 {
 		return r, noResume(sess.ID, sess.Source)
 	}
+	if sess.Machine != "" {
+		return remoteResume(sess, r), nil
+	}
 	if sess.Cwd == "" {
 		return r, nil
 	}
@@ -174,4 +178,21 @@ func ResumeCommand(sess store.Session) (*exec.Cmd, error) {
 		return nil, err
 	}
 	return r.Command()
+}
+
+// remoteResume runs r on the machine sess came from (recall sync): `ssh -t
+// HOST 'cd CWD && <agent's resume command>'`, through the same transport as
+// sync ($RECALL_SSH), so the agent runs where its files are.
+func remoteResume(sess store.Session, r Resume) Resume {
+	host := sess.Host
+	if host == "" {
+		host = sess.Machine
+	}
+	line := syncer.Quote(r.Args...)
+	if sess.Cwd != "" {
+		line = "cd " + syncer.Quote(sess.Cwd) + " && " + line
+	}
+	out := Resume{Notes: append(r.Notes, fmt.Sprintf("the session ran on %s: it is resumed there, over ssh", host))}
+	out.Args = append(append(syncer.SSHCommand(os.Getenv), "-t", "--", host), line)
+	return out
 }

@@ -25,6 +25,15 @@ func TestResumeMore(t *testing.T) {
 		{"amp", "T-019b9d03", []string{"amp", "threads", "continue", "T-019b9d03"}},
 		{"goose", "20251108_1", []string{"goose", "session", "--resume", "--session-id", "20251108_1"}},
 		{"cursor-agent", "3f2a9c4e", []string{"cursor-agent", "--resume", "3f2a9c4e"}},
+		{"roo-code", "019a4a1e-3b2c", []string{"roo", "--session-id", "019a4a1e-3b2c"}},
+		{"zed", "b4c0a9d2-6f1e", nil},
+		{"gemini-apps", "3f9c2a7b1e0d4c55", nil},
+		{"copilot-chat", "7c9e6679-7425", nil},
+		{"warp", "6f1c2d3e-4a5b", nil},
+		{"deepseek-harness", "session-5b7e", []string{"dsh", "--resume", "session-5b7e"}},
+		{"devin", "puzzle-marigold", []string{"devin", "--resume", "puzzle-marigold"}},
+		{"trae-cli", "019a4c10-2b3d", []string{"traecli", "resume", "019a4c10-2b3d"}},
+		{"codebuddy", "f69eaebb-06df", []string{"codebuddy", "--resume", "f69eaebb-06df"}},
 	} {
 		r, err := PlanResume(store.Session{ID: tc.id, Source: tc.source})
 		if tc.args == nil {

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recall-dev/recall/recall/llm/llmtest"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -103,7 +104,7 @@ func TestTranscriptSpeakers(t *testing.T) {
 			t.Errorf("transcript lacks %q:\n%s", want, text)
 		}
 	}
-	sum := extractiveSummary(msgs, queryWords("pagination"), Positions(msgs))
+	sum := extractiveSummary(msgs, queryWords("pagination"), Positions(msgs), secrets.Messages)
 	for _, want := range []string{"#2 of 4 (compaction summary): This session", "#3 of 4 (system): [Request", "#4 of 4 (user): write"} {
 		if !strings.Contains(sum, want) {
 			t.Errorf("extractive summary lacks %q:\n%s", want, sum)

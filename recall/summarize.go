@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/recall/llm"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -120,11 +121,14 @@ func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query stri
 	}
 	terms := windowTerms(parsed)
 	w := matchWindow(t.text, terms, e.opts.Budget)
-	text := w.render()
 	if e.client == nil {
 		return Summary{SessionID: r.SessionID, Kind: SummaryExtractive, Reason: "no model configured",
-			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms, pos)}
+			Text: extractiveSummary(t.messagesIn(w.start, w.end), terms, pos, e.shownMessages)}
 	}
+	// The model reads the window's messages redacted, whatever the
+	// options: redacted whole, then formatted and cut again.
+	shown := formatTranscript(secrets.Messages(t.messagesIn(w.start, w.end)))
+	text := matchWindow(shown.text, terms, e.opts.Budget).render()
 	fail := func(err error) Summary {
 		reason := err.Error()
 		if loadErr != nil {
@@ -138,8 +142,9 @@ func (e *Engine) summarizeOne(ctx context.Context, sem chan struct{}, query stri
 	case <-ctx.Done():
 		return fail(ctx.Err())
 	}
+	topic := secrets.Text(query) // a person may search for the key itself
 	prompt := fmt.Sprintf("Search topic: %s\nSession source: %s\nSession date: %s\n\nCONVERSATION TRANSCRIPT:\n%s\n\nSummarize this conversation with focus on: %s",
-		query, r.Source, FormatWhen(r.When), text, query)
+		topic, r.Source, FormatWhen(r.When), text, topic)
 	out, err := e.client.Stream(ctx, []llm.Message{
 		{Role: "system", Content: systemPrompt},
 		{Role: "user", Content: prompt},

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -121,7 +122,7 @@ func TestExtractiveSummary(t *testing.T) {
 	}
 	for name, tc := range tests {
 		t.Run(name, func(t *testing.T) {
-			got := extractiveSummary(tc.msgs, queryWords(tc.query), Positions(tc.msgs))
+			got := extractiveSummary(tc.msgs, queryWords(tc.query), Positions(tc.msgs), secrets.Messages)
 			for _, w := range tc.want {
 				if !strings.Contains(got, w) {
 					t.Errorf("lacks %q in:\n%s", w, got)

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"strings"
+
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // bulkMin is the batch size from which InsertMessages indexes rows itself
@@ -95,7 +97,7 @@ func (tx *Tx) indexDirect(m *Message, content string) error {
 	if !cjkIndexed(content, m.ToolCalls, m.Reasoning) {
 		return nil
 	}
-	if g := cjkGrams(text); g != "" {
+	if g := analysis.CJKGrams(text); g != "" {
 		return tx.c.run("INSERT INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", m.ID, g)
 	}
 	return nil

@@ -14,6 +14,8 @@ import (
 	_ "github.com/ncruces/go-sqlite3/embed" // the SQLite 3.51 Wasm build, with FTS5
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 var (
@@ -343,15 +345,9 @@ func (c *conn) scalarText(sql string, args ...any) (v string, ok bool, err error
 	return v, ok, err
 }
 
-func toEpoch(t time.Time) float64 { return float64(t.UnixNano()) / 1e9 }
+func toEpoch(t time.Time) float64 { return sqlutil.ToEpoch(t) }
 
-func fromEpoch(f float64) time.Time {
-	if f == 0 {
-		return time.Time{}
-	}
-	sec := int64(f)
-	return time.Unix(sec, int64((f-float64(sec))*1e9))
-}
+func fromEpoch(f float64) time.Time { return sqlutil.FromEpoch(f) }
 
 // stmtRow is the statement positioned on a result row.
 type stmtRow = *sqlite3.Stmt

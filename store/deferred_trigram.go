@@ -12,7 +12,7 @@ import (
 // twice the rate, every index complete sooner too). The rows it left out
 // are one id range in state_meta, (recall_trigram_from, recall_trigram_to];
 // while it exists, every trigram answer is topped up by a LIKE scan of those
-// rows (route.go's gaps), exactly as Hermes covers its deferred rebuild, so
+// rows (plan.Gaps), exactly as Hermes covers its deferred rebuild, so
 // a search never misses a row. IndexDeferredTrigram then indexes the range
 // in chunks, each its own transaction that moves recall_trigram_from, so a
 // pass killed at any point resumes where it stopped.

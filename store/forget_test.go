@@ -49,7 +49,7 @@ func TestForget(t *testing.T) {
 		return m
 	}
 	m := importAll()
-	res, err := st.Forget(ctx, []string{"gone"}, []int64{m[1].ID, m[2].ID})
+	res, err := st.Forget(ctx, []string{"gone"}, []int64{m[1].ID, m[2].ID}, ForgetOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -88,25 +88,32 @@ SELECT parent_session_id IS NULL FROM sessions WHERE id = 'child';
 	if out != "ok\n0\n0\n1\n" {
 		t.Errorf("sqlite3 shell after forget: %q", out)
 	}
-	for _, f := range []string{path, path + "-wal"} {
-		b, err := os.ReadFile(f)
-		if err != nil && !os.IsNotExist(err) {
-			t.Fatal(err)
-		}
-		for _, needle := range []string{"Forget4a7Q9zXw1Lm3Np5Rt", "Lm3Np5", cjkSecret, "password is"} {
-			if bytes.Contains(b, []byte(needle)) {
-				t.Errorf("%s still holds %q", filepath.Base(f), needle)
-			}
-		}
-	}
+	fileLacks(t, path, "Forget4a7Q9zXw1Lm3Np5Rt", "Lm3Np5", cjkSecret, "password is")
 }
 
 // TestForgetNeedsTombstones: an unmigrated file is refused, not half-forgotten.
 func TestForgetNeedsTombstones(t *testing.T) {
 	st := mustOpen(t)
 	st.layout.hasForgotten = false
-	if _, err := st.Forget(context.Background(), []string{"x"}, nil); err == nil || !strings.Contains(err.Error(), "recall migrate") {
+	if _, err := st.Forget(context.Background(), []string{"x"}, nil, ForgetOptions{}); err == nil || !strings.Contains(err.Error(), "recall migrate") {
 		t.Errorf("Forget without the table: %v", err)
 	}
 	_ = fmt.Sprint()
+}
+
+// fileLacks fails the test when the database file at path or its WAL holds
+// any of needles: what a delete or a rewrite must leave nowhere.
+func fileLacks(t *testing.T, path string, needles ...string) {
+	t.Helper()
+	for _, f := range []string{path, path + "-wal"} {
+		b, err := os.ReadFile(f)
+		if err != nil && !os.IsNotExist(err) {
+			t.Fatal(err)
+		}
+		for _, needle := range needles {
+			if bytes.Contains(b, []byte(needle)) {
+				t.Errorf("%s still holds %q", filepath.Base(f), needle)
+			}
+		}
+	}
 }

@@ -15,6 +15,8 @@ import (
 	"time"
 
 	"github.com/recall-dev/recall/migrations"
+	"github.com/recall-dev/recall/store/engine/postings"
+	"github.com/recall-dev/recall/store/engine/rowcache"
 )
 
 // epoch is the fixed clock the fixtures use: message timestamps are epoch+N
@@ -316,3 +318,7 @@ func search(t testing.TB, st *Store, q string, f SearchFilter) SearchResult {
 	}
 	return res
 }
+
+// testIndexes reads st's FTS tables as the engine does, with row caches of
+// its own.
+func testIndexes(st *Store) *postings.Indexes { return postings.NewIndexes(rowcache.New(st.Path())) }

@@ -31,7 +31,9 @@ type identity struct {
 }
 
 // key is the identity as compared: by agent, not platform.
-func (i identity) key() identity { return identity{machine: i.machine, source: agentOf(i.source), native: i.native} }
+func (i identity) key() identity {
+	return identity{machine: i.machine, source: agentOf(i.source), native: i.native}
+}
 
 // idScope is what a transaction knows about the ids it was given.
 type idScope struct {

@@ -173,7 +173,7 @@ func TestIdentityForget(t *testing.T) {
 	st := mustOpen(t)
 	writeAll(t, st, []Session{{ID: "s", Source: "toolA", StartedAt: at(1)}},
 		[]Message{{SessionID: "s", Role: "user", Content: "secret of A", Timestamp: at(1)}})
-	if _, err := st.Forget(ctx, []string{"s"}, nil); err != nil {
+	if _, err := st.Forget(ctx, []string{"s"}, nil, ForgetOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	writeAll(t, st, []Session{{ID: "s", Source: "toolB", StartedAt: at(2)}},

@@ -3,6 +3,8 @@ package store
 import (
 	"fmt"
 	"strings"
+
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // What one message puts in the full-text indexes (migration 1004): the
@@ -59,8 +61,8 @@ func indexText(content, toolName, toolCalls, reasoning string) string {
 // cjkIndexed is the recall_cjk_insert trigger's gate: CJK in the indexed
 // part of the content, tool calls or reasoning.
 func cjkIndexed(content, toolCalls, reasoning string) bool {
-	return hasCJK(indexField(content, indexContentChars)) || hasCJK(indexField(toolCalls, indexToolCallsChars)) ||
-		hasCJK(indexField(reasoning, indexContentChars))
+	return analysis.HasCJK(indexField(content, indexContentChars)) || analysis.HasCJK(indexField(toolCalls, indexToolCallsChars)) ||
+		analysis.HasCJK(indexField(reasoning, indexContentChars))
 }
 
 // indexTextSQL is the triggers' expression over the columns of alias, for
@@ -123,7 +125,7 @@ func reindexRows(c *conn, where string) error {
 			return err
 		}
 		if cjkIndexed(content, toolCalls, reasoning) {
-			if g := cjkGrams(text); g != "" {
+			if g := analysis.CJKGrams(text); g != "" {
 				if err := c.run("INSERT INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", id, g); err != nil {
 					return err
 				}
@@ -131,4 +133,29 @@ func reindexRows(c *conn, where string) error {
 		}
 	}
 	return nil
+}
+
+// drainCJK indexes the rows the triggers queued in recall_cjk_pending.
+func drainCJK(c *conn) error {
+	type row struct {
+		id   int64
+		text string
+	}
+	var rows []row
+	err := c.query(`SELECT p.id, `+indexTextSQL("m")+`
+		FROM recall_cjk_pending p JOIN messages m ON m.id = p.id`, nil, func(st stmtRow) error {
+		rows = append(rows, row{st.ColumnInt64(0), st.ColumnText(1)})
+		return nil
+	})
+	if err != nil || len(rows) == 0 {
+		return err
+	}
+	for _, r := range rows {
+		if g := analysis.CJKGrams(r.text); g != "" {
+			if err := c.run("INSERT OR REPLACE INTO recall_fts_cjk(rowid, grams) VALUES (?, ?)", r.id, g); err != nil {
+				return err
+			}
+		}
+	}
+	return c.run("DELETE FROM recall_cjk_pending")
 }

@@ -1,6 +1,7 @@
 package store
 
 import (
+	"regexp"
 	"strconv"
 	"strings"
 )
@@ -24,11 +25,12 @@ type layout struct {
 	hasForgotten  bool // recall_forgotten (forget.go)
 	hasImportMeta bool // recall_import_files
 	hasIdentity   bool // recall_session_identity (identity.go)
+	hasSync       bool // recall_machines, recall_sync_peers (machine.go)
 
 	// ftsStale: state_meta says the FTS index cannot be trusted at all.
 	ftsStale bool
 	// ftsContentOnly: Hermes v1-v10 index the content column only, not
-	// tool_name and tool_calls; the route covers those by LIKE (route.go's gaps).
+	// tool_name and tool_calls; the route covers those by LIKE (plan.Gaps).
 	ftsContentOnly bool
 	// unindexedFrom/To: ids in (from, to] are not yet in the FTS index
 	// (Hermes's deferred rebuild), covered by a LIKE scan.
@@ -72,6 +74,7 @@ func detectLayout(c *conn) (layout, error) {
 	_, l.hasForgotten = tables["recall_forgotten"]
 	_, l.hasImportMeta = tables["recall_import_files"]
 	_, l.hasIdentity = tables["recall_session_identity"]
+	_, l.hasSync = tables["recall_machines"]
 	if _, ok := tables["state_meta"]; ok {
 		meta := map[string]string{}
 		err := c.query("SELECT key, COALESCE(value, '') FROM state_meta", nil, func(st stmtRow) error {
@@ -146,4 +149,15 @@ func (l layout) visibleMessage() string {
 		return "1"
 	}
 	return strings.Join(parts, " AND ")
+}
+
+// contentOnlyFTS matches the DDL of Hermes v1-v10's external-content FTS
+// tables over messages (fts5(content, content=messages, ...)), which index
+// the content column alone; v11+ index content, tool_name and tool_calls
+// (inline, or v23's external content over the messages_fts_src view).
+var contentOnlyFTS = regexp.MustCompile(`(?i)content\s*=\s*['"]?messages['"]?\s*[,)]`)
+
+// ftsIndexesContentOnly reports whether messages_fts's DDL is Hermes v1-v10's.
+func ftsIndexesContentOnly(ddl string) bool {
+	return contentOnlyFTS.MatchString(ddl) && !strings.Contains(strings.ToLower(ddl), "tool_name")
 }

@@ -2,11 +2,12 @@ package store
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"math/bits"
 	"strings"
+
+	"github.com/recall-dev/recall/store/engine/analysis"
 )
 
 // InsertMessages appends msgs in order and sets each one's ID. A message
@@ -37,6 +38,7 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		if msgs[i].SessionID == "" {
 			return inserted, errors.New("insert message: empty session id")
 		}
+		tx.redactIncoming(&msgs[i]) // redact_at_import: secrets never stored
 		sid, err := tx.resolveMessage(&msgs[i])
 		if err != nil {
 			return inserted, fmt.Errorf("insert message: %w", err)
@@ -66,6 +68,7 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 		if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", key); err != nil {
 			return false, err
 		} else if dup {
+			tx.follows(sid, cleanContent(m.Content))
 			return false, nil
 		}
 	}
@@ -76,9 +79,12 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 	content := cleanContent(m.Content)
 	stored := *m
 	stored.SessionID = sid
-	if gone, err := tx.messageForgotten(&stored, content); err != nil {
+	gone, err := tx.messageForgotten(&stored, content)
+	tx.follows(sid, content)
+	if err != nil {
 		return false, err
 	} else if gone { // `recall forget` deleted it: an import must not bring it back
+		tx.droppedForgotten(sid)
 		return false, nil
 	}
 	args := []any{sid, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
@@ -311,45 +317,6 @@ func (s *Store) Bookends(ctx context.Context, sessionID string, minID, maxID int
 
 // DecodeContent turns Hermes's multimodal encoding ("\x00json:" + a JSON list
 // of parts) into its text parts, images and audio as "[image]"/"[audio]";
-// plain strings pass through.
-func DecodeContent(s string) string {
-	const sentinel = "\x00json:"
-	if !strings.HasPrefix(s, sentinel) {
-		return s
-	}
-	var v any
-	if err := json.Unmarshal([]byte(s[len(sentinel):]), &v); err != nil {
-		return s[len(sentinel):]
-	}
-	var texts []string
-	var walk func(any)
-	walk = func(x any) {
-		switch t := x.(type) {
-		case string:
-			texts = append(texts, t)
-		case []any:
-			for _, e := range t {
-				walk(e)
-			}
-		case map[string]any:
-			typ, _ := t["type"].(string)
-			switch {
-			case strings.Contains(typ, "image"):
-				texts = append(texts, "[image]") // never a base64 payload
-			case strings.Contains(typ, "audio"):
-				texts = append(texts, "[audio]")
-			default:
-				if txt, ok := t["text"].(string); ok {
-					texts = append(texts, txt)
-				} else if c, ok := t["content"]; ok {
-					walk(c)
-				}
-			}
-		}
-	}
-	walk(v)
-	if len(texts) == 0 {
-		return "[multimodal content]"
-	}
-	return strings.Join(texts, "\n")
-}
+// plain strings pass through. The search engine reads stored text the same
+// way (analysis.DecodeContent).
+func DecodeContent(s string) string { return analysis.DecodeContent(s) }

@@ -6,6 +6,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/recall-dev/recall/store/engine/fill"
+	"github.com/recall-dev/recall/store/engine/postings"
 )
 
 // The native reference of the rank coverage measures (issue 23): FTS5's own
@@ -39,7 +42,7 @@ func NativeMatch(res SearchResult) (table, expr, why string) {
 	if strings.Contains(res.Query, " + LIKE ") {
 		return "", "", "n/a: MATCH + LIKE (mixed CJK+Latin)"
 	}
-	if strings.Contains(res.Query, mixedSep) {
+	if strings.Contains(res.Query, postings.MixedSep) {
 		return "", "", "n/a: several tables (mixed CJK+Latin, TestFullRankMixedEqualsNative)"
 	}
 	switch res.Index {
@@ -61,7 +64,7 @@ func NativeMatch(res SearchResult) (table, expr, why string) {
 // nativeFrom is the FROM and WHERE of every match of expr in table that f
 // lets through, joined as searchFTS joins them.
 func (s *Store) nativeFrom(table, expr string, f SearchFilter) (string, []any) {
-	filter, fargs := s.filterSQL(f)
+	filter, fargs := fill.Where(s.layout.engineLayout(), f)
 	from := " FROM " + table + " CROSS JOIN messages m ON m.id = " + table + ".rowid CROSS JOIN sessions s ON s.id = m.session_id" +
 		" WHERE " + table + " MATCH ? AND " + filter
 	return from, append([]any{expr}, fargs...)

@@ -9,7 +9,7 @@ import (
 )
 
 // TestRankCoversEveryMatch is issue 23's acceptance test: for a query with
-// more matches than the final phase ever ranked at once (rankCandidates,
+// more matches than the final phase ever ranked at once (pipeline.RankCandidates,
 // newest first), `recall messages --limit 10` must return FTS5's own top 10
 // by bm25 over every visible match (equal scores may trade places), in
 // bm25 order, and say Complete. The corpus puts the best matches among the

@@ -45,6 +45,7 @@ func (r keyedRow) sameState(m *Message) bool {
 // refreshKeyed brings the stored message of session sid with m's source key
 // up to m (see KeepDropped); false when there is none and m is new.
 func (tx *Tx) refreshKeyed(sid string, m *Message) (bool, error) {
+	tx.redactIncoming(m) // compared, and stored, as redact_at_import stores it
 	row, ok, err := tx.keyedRow(sid, m.SourceKey)
 	if err != nil || !ok {
 		return false, err

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store/internal/sqlutil"
 )
 
 // sessionSelect is the column list scanSession reads, built per layout so old
@@ -34,10 +36,16 @@ func (l layout) sessionSelect() string {
 	} else {
 		cols = append(cols, "s.id", "''")
 	}
+	if l.hasSync {
+		cols = append(cols, `COALESCE((SELECT COALESCE(m.host, m.name) FROM recall_session_identity i JOIN recall_machines m ON m.id = i.machine
+			WHERE i.id = s.id AND i.machine <> ''), '')`)
+	} else {
+		cols = append(cols, "''")
+	}
 	return strings.Join(cols, ", ")
 }
 
-const sessionColumns = 23
+const sessionColumns = 24
 
 func scanSession(st stmtRow, at int) Session {
 	return Session{
@@ -49,7 +57,7 @@ func scanSession(st stmtRow, at int) Session {
 		CacheReadTokens: st.ColumnInt64(at + 13), CacheWriteTokens: st.ColumnInt64(at + 14),
 		ReasoningTokens: st.ColumnInt64(at + 15), EstimatedCostUSD: st.ColumnFloat(at + 16),
 		ActualCostUSD: st.ColumnFloat(at + 17), Cwd: st.ColumnText(at + 18), GitBranch: st.ColumnText(at + 19),
-		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22),
+		Archived: st.ColumnInt(at+20) != 0, NativeID: st.ColumnText(at + 21), Machine: st.ColumnText(at + 22), Host: st.ColumnText(at + 23),
 	}
 }
 
@@ -84,11 +92,15 @@ func (tx *Tx) upsertSession(sess Session) (string, error) {
 		return stored, err // forgotten: an import must not bring it back
 	}
 	sess.ID = stored
+	tx.redactSession(&sess)
 	if sess.StartedAt.IsZero() {
 		sess.StartedAt = now()
 	}
-	title, err := tx.freeTitle(sess.ID, sanitizeTitle(sess.Title))
+	title, err := tx.keptTitle(sanitizeTitle(sess.Title))
 	if err != nil {
+		return "", err
+	}
+	if title, err = tx.freeTitle(sess.ID, title); err != nil {
 		return "", err
 	}
 	if sess.ParentID, err = tx.parentOrPending(stored, sess); err != nil {
@@ -136,7 +148,11 @@ func (tx *Tx) UpdateSession(sess Session) error {
 	if gone, err := tx.sessionForgotten(stored); err != nil || gone {
 		return err
 	}
-	base := sanitizeTitle(sess.Title)
+	tx.redactSession(&sess)
+	base, err := tx.keptTitle(sanitizeTitle(sess.Title))
+	if err != nil {
+		return err
+	}
 	title, displaced, err := tx.titleByTime(stored, base, sess.StartedAt)
 	if err != nil {
 		return err
@@ -323,8 +339,8 @@ func sanitizeTitle(t string) string {
 		}
 	}
 	t = strings.Join(strings.Fields(b.String()), " ")
-	if r := []rune(t); len(r) > 100 {
-		t = strings.TrimSpace(string(r[:100]))
+	if r := []rune(t); len(r) > TitleMaxChars {
+		t = strings.TrimSpace(string(r[:TitleMaxChars]))
 	}
 	return t
 }
@@ -410,7 +426,7 @@ func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error
 			// patterns over 50,000 bytes as "too complex").
 			return nil
 		}
-		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{escapeLike(arg) + "%"}, func(st stmtRow) error {
+		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{sqlutil.EscapeLike(arg) + "%"}, func(st stmtRow) error {
 			ids = append(ids, st.ColumnText(0))
 			return nil
 		})
@@ -436,6 +452,9 @@ func (s *Store) ambiguous(ctx context.Context, arg string, ids []string, more bo
 	for _, id := range ids {
 		name := clipID(id)
 		if sess, err := s.Session(ctx, id); err == nil {
+			if sess.Host != "" {
+				sess.Source += "@" + sess.Host
+			}
 			name += " (" + sess.Source + ")"
 		}
 		names = append(names, name)
@@ -502,6 +521,9 @@ type ListOptions struct {
 	// fork: a conversation of its own), as Hermes lists them.
 	IncludeChildren bool
 	Cwd             string // only sessions run in this directory or under it ("" all)
+	// Machines keeps only sessions from these machines (an id, name or ssh
+	// host; "local" for this machine's own), as Sources does for sources.
+	Machines []string
 }
 
 // RecentSessions lists sessions by last activity, newest first, with a preview of the first user
@@ -520,9 +542,10 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 	if s.layout.sessionCols["archived"] {
 		where = append(where, "COALESCE(s.archived, 0) = 0")
 	}
-	where, args = inClause(where, args, "s.source IN", o.Sources)
-	where, args = inClause(where, args, "s.source NOT IN", o.ExcludeSources)
+	where, args = sqlutil.InClause(where, args, "s.source IN", o.Sources)
+	where, args = sqlutil.InClause(where, args, "s.source NOT IN", o.ExcludeSources)
 	where, args = s.cwdClause(where, args, o.Cwd)
+	where, args = s.layout.machineClause(where, args, o.Machines)
 	if !o.Since.IsZero() {
 		where, args = append(where, "s.started_at >= ?"), append(args, o.Since)
 	}
@@ -560,7 +583,7 @@ func (s *Store) RecentSessions(ctx context.Context, o ListOptions) ([]SessionSum
 		return c.query(q, args, func(st stmtRow) error {
 			out = append(out, SessionSummary{
 				Session:    scanSession(st, 0),
-				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), 60),
+				Preview:    preview(DecodeContent(st.ColumnText(sessionColumns)), PreviewChars),
 				LastActive: fromEpoch(st.ColumnFloat(sessionColumns + 1)),
 			})
 			return nil
@@ -616,24 +639,6 @@ func (s *Store) Children(ctx context.Context, id string) ([]string, error) {
 		})
 	})
 	return out, err
-}
-
-// inClause appends "expr (?,?,...)" for a non-empty list.
-func inClause(where []string, args []any, expr string, vals []string) ([]string, []any) {
-	if len(vals) == 0 {
-		return where, args
-	}
-	ph := strings.TrimSuffix(strings.Repeat("?,", len(vals)), ",")
-	where = append(where, expr+" ("+ph+")")
-	for _, v := range vals {
-		args = append(args, v)
-	}
-	return where, args
-}
-
-func escapeLike(s string) string {
-	r := strings.NewReplacer(`\`, `\\`, `%`, `\%`, `_`, `\_`)
-	return r.Replace(s)
 }
 
 // RootSessions resolves many sessions to their lineage roots in one recursive

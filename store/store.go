@@ -27,6 +27,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/recall-dev/recall/store/engine/pipeline"
 )
 
 // ErrNotFound is returned when a session (or other row) does not exist.
@@ -75,15 +77,11 @@ type Store struct {
 	// Close (stopBackground, under mu).
 	background     sync.WaitGroup
 	stopBackground []context.CancelFunc
-	// lenCaches: per FTS table, its rows' token counts (*docLens,
-	// fullrank_table.go), filled by the first full ranking.
-	lenCaches sync.Map
-	// ftsTables: per FTS table, how full ranking reads it (ftsTable).
-	ftsTables sync.Map
-	// sessMap: message rows to sessions, for plain queries ranked over
-	// every match (session_map.go), made on first use.
-	sessMapOnce sync.Once
-	sessMap     *sessionMap
+	// engine is the search engine (store/engine/pipeline), made once the
+	// layout is known: it keeps the caches ranking reads between searches.
+	engine *pipeline.Engine
+	// redactor rewrites text before it is stored (SetRedactor, redact.go).
+	redactor atomic.Pointer[TextRedactor]
 }
 
 // maxReaders bounds the reader pool: each connection is its own Wasm instance
@@ -121,6 +119,7 @@ func Open(ctx context.Context, path string, opts Options) (*Store, error) {
 		s.Close()
 		return nil, dbError(path, err)
 	}
+	s.engine = pipeline.New(engineDB{s}, s.layout.engineLayout(), path)
 	return s, nil
 }
 

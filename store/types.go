@@ -1,6 +1,11 @@
 package store
 
-import "time"
+import (
+	"time"
+
+	"github.com/recall-dev/recall/store/engine"
+	"github.com/recall-dev/recall/store/engine/query"
+)
 
 // Session is one conversation with an agent: a row of Hermes's sessions table,
 // reduced to the columns recall reads and writes.
@@ -15,8 +20,13 @@ type Session struct {
 	// store ("" on a session an importer builds: its ID is that). A session
 	// read and written back keeps its identity by it.
 	NativeID string
-	// Machine is the machine the session came from ("" for this one).
-	Machine          string
+	// Machine is the id of the machine the session came from (recall
+	// sync; "" for this one), part of its identity.
+	Machine string
+	// Host names that machine as read from the store: the ssh host this
+	// database reaches it by, else the name it gave itself ("" for this
+	// machine's sessions).
+	Host             string
 	Model            string
 	ModelConfig      string // JSON text, Hermes lineage markers live here
 	Title            string
@@ -80,156 +90,45 @@ type SessionSummary struct {
 	LastActive time.Time // newest message timestamp, else StartedAt
 }
 
-// Index names the path that served a search.
-type Index string
-
-// The search paths. Every SearchResult says which one served it.
-const (
-	IndexUnicode61 Index = "unicode61" // messages_fts
-	IndexTrigram   Index = "trigram"   // messages_fts_trigram
-	IndexCJK       Index = "cjk"       // recall_fts_cjk: bigrams for 1-2 character CJK terms
-	IndexLike      Index = "like"      // LIKE scan, the last resort
-	IndexNone      Index = "none"      // nothing to search (empty query after sanitising)
+// The search engine's vocabulary (store/engine), under the names the
+// store's callers use.
+type (
+	// Index names the path that served a search.
+	Index = engine.Index
+	// Phase says how much ranking work a search does.
+	Phase = engine.Phase
+	// Sort is the order of a search's hits.
+	Sort = engine.Sort
+	// SearchFilter narrows and pages a message search.
+	SearchFilter = engine.Filter
+	// Hit is one matching message joined with its session's metadata.
+	Hit = engine.Hit
+	// SearchResult is the answer to one SearchMessages call.
+	SearchResult = engine.Result
 )
 
-// Phase says how much ranking work a search does.
-type Phase uint8
-
+// The search paths, phases and orders (store/engine).
 const (
-	// PhaseFinal returns bm25-ranked hits, ranked over every match (fullrank.go; Complete says when not).
-	PhaseFinal Phase = iota
-	// PhaseFirst returns the newest matching hits at once, for the first paint while typing.
-	PhaseFirst
+	IndexUnicode61 = engine.IndexUnicode61
+	IndexTrigram   = engine.IndexTrigram
+	IndexCJK       = engine.IndexCJK
+	IndexLike      = engine.IndexLike
+	IndexNone      = engine.IndexNone
+
+	PhaseFinal = engine.PhaseFinal
+	PhaseFirst = engine.PhaseFirst
+
+	SortRank   = engine.SortRank
+	SortNewest = engine.SortNewest
+	SortOldest = engine.SortOldest
 )
-
-// Sort is the order of a search's hits.
-type Sort uint8
-
-const (
-	// SortRank orders by relevance (bm25), the default.
-	SortRank Sort = iota
-	// SortNewest orders by message timestamp, newest first.
-	SortNewest
-	// SortOldest orders by message timestamp, oldest first.
-	SortOldest
-)
-
-// orderBy is the ORDER BY clause of a time-sorted search ("" for SortRank).
-func (o Sort) orderBy() string {
-	switch o {
-	case SortNewest:
-		return " ORDER BY m.timestamp DESC, m.id DESC"
-	case SortOldest:
-		return " ORDER BY m.timestamp ASC, m.id ASC"
-	}
-	return ""
-}
-
-// SearchFilter narrows and pages a message search.
-type SearchFilter struct {
-	Roles             []string  // only these roles; empty means all
-	Sources           []string  // only these sources; empty means all
-	ExcludeSources    []string  // never these sources
-	ExcludeSessionIDs []string  // e.g. the current session
-	Since, Until      time.Time // zero means unbounded; compared with the message timestamp
-	Limit, Offset     int       // Limit 0 means 50
-	Phase             Phase
-	// Sort orders the hits by message time instead of rank (Hermes's
-	// sort=newest|oldest): every match is a candidate, so "oldest" finds the
-	// first time something came up, not the oldest of the best-ranked.
-	Sort Sort
-	// Typing marks as-you-type input: the last bare term is treated as a prefix.
-	Typing bool
-	// Sessions asks for a session ranking (recall's Discover): a plain
-	// query (no FTS5 syntax) is then read as its content words, any of them
-	// enough to match, and the hits come grouped by session, best session
-	// first (search_plain.go). Only the ranked phase (PhaseFinal, SortRank,
-	// first page) does this; the rest keep the exact FTS5 meaning.
-	Sessions bool
-	// SessionLimit, with Sessions, is how many sessions the caller will
-	// list (0: the store's default): a ranking by session reads the rows of
-	// no more sessions than that, best first.
-	SessionLimit int
-	// Now is the time relative dates in a query ("yesterday", "last
-	// week") are read against; zero means time.Now().
-	Now time.Time
-	// Cwd keeps only sessions run in this directory or under it (a
-	// repository: recall --here); "" is every session.
-	Cwd string
-	// ShownRoles reads Roles as the roles hits are shown with
-	// (recall.PresentedRole) rather than as stored: "user" leaves out the
-	// user-role rows the agent program wrote (an interrupt marker, a
-	// compaction summary), "system" takes them in. A person filtering
-	// by role means what they see.
-	ShownRoles bool
-}
-
-// Hit is one matching message joined with its session's metadata. It carries a
-// snippet with the matched terms marked, never the whole content.
-type Hit struct {
-	MessageID      int64
-	SessionID      string
-	Role           string
-	Snippet        string // matched terms wrapped in HighlightStart/HighlightEnd
-	Timestamp      time.Time
-	ToolName       string
-	Source         string
-	Model          string
-	SessionTitle   string
-	SessionStarted time.Time
-	ParentID       string
-	Rank           float64 // bm25 rank (lower is better); 0 on recency-ordered paths
-	Index          Index
-	// DisplayKind is the message's display_kind (DisplayKindCommand,
-	// DisplayKindAgent, ...; "" for an ordinary message), so that a hit in
-	// text the agent wrote is never reported as the user's.
-	DisplayKind string
-	// Matched are the query words (SearchResult.Words) the hit's session
-	// holds, in its messages or title; nil outside a plain session ranking.
-	Matched []string
-	// SessionHits, when not 0, is how many of the session's messages
-	// matched and passed the filters; a ranking by session lists only the
-	// best of them as hits.
-	SessionHits int
-}
 
 // Snippet markers: private-use runes that cannot be typed by a user and are
 // stripped from content before indexing, so they never collide with text.
 const (
-	HighlightStart = "\ue000"
-	HighlightEnd   = "\ue001"
+	HighlightStart = engine.HighlightStart
+	HighlightEnd   = engine.HighlightEnd
 )
-
-// SearchResult is the answer to one SearchMessages call.
-type SearchResult struct {
-	Hits     []Hit
-	Index    Index         // the path that served the query
-	Query    string        // the FTS5 expression actually run (after sanitising)
-	Elapsed  time.Duration // time spent in the store
-	Complete bool          // false when ranking ran over a bounded candidate set
-	// Matches is how many rows matched and were ranked, when the final
-	// phase ranked every match (0 when it was not counted).
-	Matches int
-	// Parsed is the query as the search understood it (its positive terms,
-	// phrases, prefixes, CJK pieces), for highlighting and transcript windows.
-	Parsed Query
-	// Notice says in one line what the sanitiser dropped from a hostile query
-	// (nesting too deep, too many terms); "" for every ordinary query.
-	Notice string
-	// Words are the content words a plain query was read as (stopwords,
-	// question words and date words dropped; a corrected typo replaced);
-	// nil when the query was run as FTS5 syntax.
-	Words []string
-	// DateFilter names the date the query asked for ("May 2023", "last
-	// week"), "" for none; sessions in [DateFrom, DateTo) rank first.
-	DateFilter       string
-	DateFrom, DateTo time.Time
-	// Suggestion says which word with no hits was searched as which
-	// ("dokcer → docker"); "" when none was replaced.
-	Suggestion string
-
-	plain *parsedQuery // the plain query's forms, for Parsed
-}
 
 // ImportFile is what an importer remembers about one source file between runs.
 type ImportFile struct {
@@ -244,3 +143,18 @@ type ImportFile struct {
 	// rename or move keeps; "" when not known yet.
 	Ident string
 }
+
+// Query is a search query as the store parsed it (store/engine/query).
+type Query = query.Query
+
+// QueryTerm is one positive leaf of a query.
+type QueryTerm = query.QueryTerm
+
+// Piece is a single-script part of a QueryTerm.
+type Piece = query.Piece
+
+// ParseQuery parses a query as a search on a database of recall's own
+// layout would (content is the only column name), for callers that hold a
+// query string but no SearchResult. Prefer SearchResult.Parsed when there is
+// one: on a Hermes v23+ file tool_name: and tool_calls: are column filters too.
+func ParseQuery(raw string) Query { return query.ParseQuery(raw) }

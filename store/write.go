@@ -56,6 +56,13 @@ type Tx struct {
 	// forgotten holds the tombstones of `recall forget` (forget.go), read
 	// on first use; nil until then.
 	forgotten map[string]bool
+	// prevText is, per session, the text of the last message this
+	// transaction inserted or skipped (forget.go's chainKey).
+	prevText map[string]string
+	// forgotDrops are the sessions a forgotten message was dropped from:
+	// one left with nothing is removed at the end (a copy of a forgotten
+	// session leaves no empty row).
+	forgotDrops map[string]bool
 	// ids maps the sessions' own ids to stored ids (identity.go).
 	ids *idScope
 	// rewritten counts the messages given new text, their earlier text
@@ -314,6 +321,11 @@ func (tx *Tx) finish() error {
 	if tx.pendingParents {
 		if err := linkPendingParents(tx); err != nil {
 			return fmt.Errorf("link parent sessions: %w", err)
+		}
+	}
+	for id := range tx.forgotDrops {
+		if _, err := tx.DeleteSessionIfEmpty(id); err != nil {
+			return fmt.Errorf("remove a session left empty by forgotten messages: %w", err)
 		}
 	}
 	for id := range tx.dirty {

@@ -84,3 +84,12 @@ func (b *EngineBackend) SourceGone(ctx context.Context) (map[string]bool, error)
 	}
 	return nil, nil
 }
+
+// SessionHosts maps sessions synced from another machine to its name, when
+// the store knows (HostsBackend).
+func (b *EngineBackend) SessionHosts(ctx context.Context) (map[string]string, error) {
+	if h, ok := b.Store.(HostsBackend); ok {
+		return h.SessionHosts(ctx)
+	}
+	return nil, nil
+}

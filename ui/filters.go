@@ -73,6 +73,47 @@ func (f *filterSet) addSources(sources []string) {
 	}
 }
 
+// machinePrefix marks a choice of the source cycle that is a machine
+// ("@devbox": sessions synced from it), not a source.
+const machinePrefix = "@"
+
+// machineChoices are the source cycle's machine entries: one per machine
+// sessions were synced from, and "@local" for this machine's own.
+func machineChoices(hosts map[string]string) []string {
+	if len(hosts) == 0 {
+		return nil
+	}
+	var out []string
+	for _, h := range hosts {
+		if c := machinePrefix + h; !slices.Contains(out, c) {
+			out = append(out, c)
+		}
+	}
+	slices.Sort(out)
+	return append(out, machinePrefix+"local")
+}
+
+// sourceOrMachine splits the source cycle's choice into a source filter and
+// a machine filter.
+func sourceOrMachine(choice string) (sources, machines []string) {
+	switch {
+	case choice == "":
+	case strings.HasPrefix(choice, machinePrefix):
+		machines = []string{strings.TrimPrefix(choice, machinePrefix)}
+	default:
+		sources = []string{choice}
+	}
+	return sources, machines
+}
+
+// chipName is the chip of the source cycle's choice.
+func chipName(choice string) string {
+	if strings.HasPrefix(choice, machinePrefix) {
+		return "machine:" + termtext.Sanitize(strings.TrimPrefix(choice, machinePrefix))
+	}
+	return "source:" + termtext.Sanitize(choice)
+}
+
 // describe names the active filters ("role:user source:codex"), "" when none.
 func (f *filterSet) describe() string {
 	var parts []string
@@ -80,7 +121,7 @@ func (f *filterSet) describe() string {
 		parts = append(parts, "role:"+r)
 	}
 	if s := f.sources[f.source]; s != "" {
-		parts = append(parts, "source:"+termtext.Sanitize(s))
+		parts = append(parts, chipName(s))
 	}
 	if t := timeChoices[f.span].label; t != "" {
 		parts = append(parts, "last "+t)
@@ -121,9 +162,7 @@ func (f *filterSet) search(now time.Time) store.SearchFilter {
 	if r := roleChoices[f.role]; r != "" {
 		sf.Roles, sf.ShownRoles = []string{r}, true
 	}
-	if s := f.sources[f.source]; s != "" {
-		sf.Sources = []string{s}
-	}
+	sf.Sources, sf.Machines = sourceOrMachine(f.sources[f.source])
 	if d := timeChoices[f.span].d; d > 0 {
 		sf.Since = now.Add(-d)
 	}
@@ -135,9 +174,7 @@ func (f *filterSet) search(now time.Time) store.SearchFilter {
 // apply to whole sessions).
 func (f *filterSet) list(now time.Time) store.ListOptions {
 	var o store.ListOptions
-	if s := f.sources[f.source]; s != "" {
-		o.Sources = []string{s}
-	}
+	o.Sources, o.Machines = sourceOrMachine(f.sources[f.source])
 	if d := timeChoices[f.span].d; d > 0 {
 		o.Since = now.Add(-d)
 	}
@@ -152,7 +189,7 @@ func (f *filterSet) chips(st *Styles, keys *KeyMap, w int) string {
 		parts = append(parts, st.Chip.Active.Render("role:"+r))
 	}
 	if s := f.sources[f.source]; s != "" {
-		parts = append(parts, st.Chip.Active.Render("source:"+termtext.Sanitize(s)))
+		parts = append(parts, st.Chip.Active.Render(chipName(s)))
 	}
 	if t := timeChoices[f.span].label; t != "" {
 		parts = append(parts, st.Chip.Active.Render("last "+t))

@@ -46,6 +46,9 @@ type listView struct {
 	// gone are the sessions whose source files the agent deleted (marked
 	// "file deleted": recall keeps them).
 	gone map[string]bool
+	// hosts name the machine of each session synced from another one
+	// (shown as source@host).
+	hosts map[string]string
 }
 
 // goneMark is the marker of a session whose source file is gone.
@@ -302,7 +305,11 @@ func (l *listView) renderItem(it Item, selected bool, now time.Time) string {
 	whenW := termtext.Width(when) + 1
 	line1 := termtext.Fit(title.Render(termtext.Truncate(rowTitle(it), max(1, w-whenW))), max(1, w-whenW)) + " " + st.List.When.Render(when)
 
-	meta := []string{termtext.OneLine(termtext.Sanitize(it.Source))}
+	src := it.Source
+	if h := l.hosts[it.SessionID]; h != "" {
+		src += "@" + h // synced from another machine
+	}
+	meta := []string{termtext.OneLine(termtext.Sanitize(src))}
 	if it.Model != "" {
 		meta = append(meta, termtext.OneLine(termtext.Sanitize(it.Model)))
 	}

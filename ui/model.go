@@ -138,7 +138,7 @@ type Model struct {
 func New(ctx context.Context, backend Backend, opts Options) *Model {
 	// The secret rules take ~25 ms to compile: do it while the first
 	// screen is drawn, not when the first transcript opens.
-	go func() { _, _ = secrets.New() }()
+	secrets.Preload()
 	if opts.SummarizeTop <= 0 {
 		opts.SummarizeTop = 3
 	}
@@ -200,7 +200,15 @@ func (m *Model) Init() tea.Cmd {
 type sourcesMsg struct {
 	sources []string
 	gone    map[string]bool
+	hosts   map[string]string
 	err     error
+}
+
+// HostsBackend is implemented by a Backend that knows which sessions were
+// synced from another machine (store.Store.SessionHosts): the list names
+// the machine beside the source, and the source filter offers "@machine".
+type HostsBackend interface {
+	SessionHosts(ctx context.Context) (map[string]string, error)
 }
 
 // GoneBackend is implemented by a Backend that knows which sessions' source
@@ -221,7 +229,12 @@ func (m *Model) loadSources() tea.Cmd {
 			// Best effort: without it the list simply has no markers.
 			gone, _ = g.SourceGone(ctx)
 		}
-		return sourcesMsg{sources: src, gone: gone, err: err}
+		var hosts map[string]string
+		if h, ok := backend.(HostsBackend); ok && err == nil {
+			hosts, _ = h.SessionHosts(ctx)
+			src = append(src, machineChoices(hosts)...)
+		}
+		return sourcesMsg{sources: src, gone: gone, hosts: hosts, err: err}
 	}
 }
 
@@ -265,6 +278,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err == nil {
 			m.filters.setSources(msg.sources)
 			m.list.gone = msg.gone
+			m.list.hosts = msg.hosts
 			m.list.dirty = true
 		}
 		return m, nil

@@ -5,20 +5,15 @@ import (
 	"github.com/recall-dev/recall/store"
 )
 
-// shownMessages is a session as the TUI shows and exports it: every API
-// key, token and password gitleaks' rules find replaced by
-// [REDACTED:rule], unless the person revealed them (V). The stored rows
-// are not touched: the copies are redacted.
+// shownMessages is a session as the TUI shows, copies, pages and exports
+// it: every API key, token and password replaced by [REDACTED:rule]
+// (recall/secrets, read as decoded: tool-call arguments included), unless
+// the person revealed them (V). The stored rows are not touched: the
+// copies are redacted. Lists, titles and snippets come redacted from
+// recall's engine; this is the TUI's one hook for the transcripts it reads.
 func shownMessages(sess store.Session, msgs []store.Message, reveal bool) (store.Session, []store.Message) {
 	if reveal {
 		return sess, msgs
 	}
-	r, err := secrets.New()
-	if err != nil { // the rules are compiled in: cannot happen; show nothing rather than secrets
-		return sess, nil
-	}
-	out := append([]store.Message(nil), msgs...)
-	r.Walk(&sess)
-	r.Walk(out)
-	return sess, out
+	return secrets.Session(sess), secrets.Messages(msgs)
 }

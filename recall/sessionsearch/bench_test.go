@@ -16,17 +16,8 @@ import (
 //
 // RECALL_BENCH_QUERY names another query (default: docker network).
 func BenchmarkCall(b *testing.B) {
-	db := os.Getenv("RECALL_BENCH_DB")
-	if db == "" {
-		b.Skip("RECALL_BENCH_DB is not set")
-	}
 	ctx := context.Background()
-	st, err := store.Open(ctx, db, store.Options{ReadOnly: true})
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer st.Close()
-	tool := New(st, Options{})
+	tool := benchTool(b)
 	q := "docker network"
 	if v := os.Getenv("RECALL_BENCH_QUERY"); v != "" {
 		q = v
@@ -48,4 +39,19 @@ func BenchmarkCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// benchTool is a Tool over RECALL_BENCH_DB, opened read-only (the
+// benchmark is skipped without one).
+func benchTool(b *testing.B) *Tool {
+	db := os.Getenv("RECALL_BENCH_DB")
+	if db == "" {
+		b.Skip("RECALL_BENCH_DB is not set")
+	}
+	st, err := store.Open(context.Background(), db, store.Options{ReadOnly: true})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { st.Close() })
+	return New(st, Options{})
 }

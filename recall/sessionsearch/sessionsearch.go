@@ -55,11 +55,10 @@ const (
 // Roles are the roles role_filter accepts.
 var Roles = []string{"user", "assistant", "tool", "system"}
 
-// Store is what the tool reads; *store.Store satisfies it.
+// Store is what the tool reads; *store.Store satisfies it. Its text
+// reaches an answer only through recall's engine and a secrets.Reader.
 type Store interface {
-	recall.Store
-	ResolveSessionID(ctx context.Context, prefix string) (string, error)
-	Children(ctx context.Context, id string) ([]string, error)
+	secrets.Source
 }
 
 // Options configures a Tool.
@@ -136,7 +135,8 @@ type Request struct {
 	Indent bool
 	// ShowSecrets keeps the API keys, tokens and passwords found in the
 	// text; by default every one is replaced by [REDACTED:rule] (gitleaks'
-	// rules), as answers go to models. Only a person asks for them.
+	// rules), as answers go to models. Only a person asks for them, and a
+	// model summary's prompt is redacted even then.
 	ShowSecrets bool
 }
 
@@ -179,15 +179,23 @@ func (t *Tool) Call(ctx context.Context, req Request) Response {
 	if err != nil {
 		return t.failure(err, req.Indent)
 	}
-	if !req.ShowSecrets {
-		// Before fitting: the budget measures what is sent.
-		r, rerr := secrets.New()
-		if rerr != nil {
-			return t.failure(fmt.Errorf("redact secrets: %w", rerr), req.Indent)
-		}
-		r.Walk(env)
-	}
+	// Every text in env came through the engine or t.reader: redacted
+	// whole before the budget cuts it.
 	return Response{Mode: mode, JSON: fit(env, req)}
+}
+
+// engine is the engine that answers req: the offline one, keeping secrets
+// in what it shows when the person asked.
+func (t *Tool) engine(req Request) *recall.Engine {
+	if req.ShowSecrets {
+		return t.offline.ShowingSecrets()
+	}
+	return t.offline
+}
+
+// reader is the store as req may see it: redacted unless the person asked.
+func (t *Tool) reader(req Request) *secrets.Reader {
+	return secrets.ReaderFor(t.st, req.ShowSecrets)
 }
 
 // mode is the calling shape, chosen as Hermes chooses it.

@@ -17,7 +17,7 @@ func (t *Tool) discover(ctx context.Context, req Request) (*Discover, error) {
 		return nil, err
 	}
 	proj := newProjection(req.Fields)
-	d, err := t.offline.Discover(ctx, req.Query, recall.DiscoverOptions{
+	d, err := t.engine(req).Discover(ctx, req.Query, recall.DiscoverOptions{
 		Limit:            clamp(req.Limit, DefaultLimit, 1, MaxLimit),
 		CurrentSessionID: current,
 		Filter:           store.SearchFilter{Roles: req.Roles, Sort: req.Sort},
@@ -35,8 +35,9 @@ func (t *Tool) discover(ctx context.Context, req Request) (*Discover, error) {
 }
 
 // Browse lists the most recent sessions (newest first), leaving out the
-// current session's lineage and hidden sources, as the browse shape does.
-func (t *Tool) Browse(ctx context.Context, limit int, currentSessionID string) ([]store.SessionSummary, error) {
+// current session's lineage and hidden sources, as the browse shape does;
+// their text redacted unless showSecrets.
+func (t *Tool) Browse(ctx context.Context, limit int, currentSessionID string, showSecrets bool) ([]store.SessionSummary, error) {
 	limit = clamp(limit, DefaultLimit, 1, MaxLimit)
 	current, root, err := t.currentRoot(ctx, currentSessionID)
 	if err != nil {
@@ -45,7 +46,7 @@ func (t *Tool) Browse(ctx context.Context, limit int, currentSessionID string) (
 	// A few extra rows, as Hermes asks for, so dropping the current
 	// session still fills the page. Only roots are listed, so leaving out
 	// the current root leaves out its whole lineage.
-	list, err := t.offline.Browse(ctx, store.ListOptions{Limit: limit + 5})
+	list, err := t.engine(Request{ShowSecrets: showSecrets}).Browse(ctx, store.ListOptions{Limit: limit + 5})
 	if err != nil {
 		return nil, err
 	}
@@ -62,7 +63,7 @@ func (t *Tool) Browse(ctx context.Context, limit int, currentSessionID string) (
 }
 
 func (t *Tool) browse(ctx context.Context, req Request) (*Browse, error) {
-	list, err := t.Browse(ctx, req.Limit, req.CurrentSessionID)
+	list, err := t.Browse(ctx, req.Limit, req.CurrentSessionID, req.ShowSecrets)
 	if err != nil {
 		return nil, err
 	}
@@ -88,7 +89,8 @@ func (t *Tool) scroll(ctx context.Context, req Request) (*Scroll, error) {
 	}
 	window := clamp(req.Window, DefaultWindow, 1, MaxWindow)
 	anchor := req.AroundMessageID
-	msgs, before, after, err := t.st.MessagesAround(ctx, sid, anchor, window)
+	view := t.reader(req)
+	msgs, before, after, err := view.MessagesAround(ctx, sid, anchor, window)
 	warning := ""
 	if errors.Is(err, store.ErrNotFound) {
 		// The anchor may live in another session of the lineage (a
@@ -101,14 +103,14 @@ func (t *Tool) scroll(ctx context.Context, req Request) (*Scroll, error) {
 		if holder == "" {
 			return nil, callerErrorf("around_message_id %d not in session_id %s (use a message id from that session's results, e.g. match_message_id or messages[].id)", anchor, sid)
 		}
-		msgs, before, after, err = t.st.MessagesAround(ctx, holder, anchor, window)
+		msgs, before, after, err = view.MessagesAround(ctx, holder, anchor, window)
 		warning = fmt.Sprintf("around_message_id %d lives in %s (child of %s); rebound transparently", anchor, holder, parent)
 		sid = holder
 	}
 	if err != nil {
 		return nil, fmt.Errorf("read messages around %d: %w", anchor, err)
 	}
-	sess, err := t.st.Session(ctx, sid)
+	sess, err := view.Session(ctx, sid)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", sid, err)
 	}
@@ -130,7 +132,7 @@ func (t *Tool) lineageHolder(ctx context.Context, root, skip string, id int64) (
 		}
 		seen[n.id] = true
 		if n.id != skip {
-			_, _, _, err := t.st.MessagesAround(ctx, n.id, id, 0)
+			_, _, _, err := t.st.MessagesAround(ctx, n.id, id, 0) // whether it holds id: no text kept
 			if err == nil {
 				return n.id, n.parent, nil
 			}
@@ -155,19 +157,31 @@ func (t *Tool) read(ctx context.Context, req Request) (*Read, error) {
 	if err != nil {
 		return nil, err
 	}
-	sess, err := t.st.Session(ctx, sid)
+	view := t.reader(req)
+	sess, err := view.Session(ctx, sid)
 	if err != nil {
 		return nil, fmt.Errorf("read session %s: %w", sid, err)
 	}
-	msgs, err := t.st.Messages(ctx, sid)
+	// Only the messages shown are read (and redacted): the head and tail.
+	ids, err := view.MessageIDs(ctx, sid)
 	if err != nil {
 		return nil, err
 	}
-	env := &Read{Success: true, Mode: "read", SessionID: sid, SessionMeta: sessionMeta(sess), MessageCount: len(msgs)}
-	if n := len(msgs); n > ReadHead+ReadTail {
+	env := &Read{Success: true, Mode: "read", SessionID: sid, SessionMeta: sessionMeta(sess), MessageCount: len(ids)}
+	if n := len(ids); n > ReadHead+ReadTail {
 		env.Truncated = true
 		env.Message = fmt.Sprintf("Session has %d messages; showing first %d + last %d. Pass around_message_id (any id above) to scroll the middle.", n, ReadHead, ReadTail)
-		msgs = append(slices.Clip(msgs[:ReadHead]), msgs[n-ReadTail:]...)
+		ids = append(slices.Clip(ids[:ReadHead]), ids[n-ReadTail:]...)
+	}
+	byID, err := view.MessagesByID(ctx, ids)
+	if err != nil {
+		return nil, err
+	}
+	msgs := make([]store.Message, 0, len(ids))
+	for _, id := range ids {
+		if m, ok := byID[id]; ok {
+			msgs = append(msgs, m)
+		}
 	}
 	env.Messages = messages(msgs, 0)
 	return env, nil

@@ -18,9 +18,9 @@ const summaryGrace = 250 * time.Millisecond
 // has not finished gets its offline summary, saying why.
 func (t *Tool) summaries(ctx context.Context, req Request, results []recall.Result) []recall.Summary {
 	if req.Summary == SummaryModel && t.model != nil {
-		return t.modelSummaries(ctx, req.Query, results)
+		return t.modelSummaries(ctx, req, results)
 	}
-	sums := t.offline.Summarize(ctx, req.Query, results, nil)
+	sums := t.engine(req).Summarize(ctx, req.Query, results, nil)
 	if req.Summary == SummaryOffline && t.model != nil {
 		// A model is configured but was not asked for: say how to ask.
 		for i := range sums {
@@ -35,7 +35,8 @@ func (t *Tool) summaries(ctx context.Context, req Request, results []recall.Resu
 	return sums
 }
 
-func (t *Tool) modelSummaries(ctx context.Context, query string, results []recall.Result) []recall.Summary {
+func (t *Tool) modelSummaries(ctx context.Context, req Request, results []recall.Result) []recall.Summary {
+	query := req.Query
 	timeout := t.opts.SummaryTimeout
 	mctx, cancel := context.WithCancel(ctx)
 	if timeout > 0 {
@@ -59,7 +60,7 @@ func (t *Tool) modelSummaries(ctx context.Context, query string, results []recal
 		return sums
 	}
 	// Out of time: keep what the model finished, the offline summary for the rest.
-	offline := t.offline.Summarize(ctx, query, results, nil)
+	offline := t.engine(req).Summarize(ctx, query, results, nil)
 	for i := range offline {
 		if i < len(sums) && sums[i].Kind == recall.SummaryModel {
 			offline[i] = sums[i]

@@ -13,6 +13,8 @@ import (
 var (
 	FormatChatGPT  = Format{Source: "chatgpt", Alias: "chatgpt", What: "a ChatGPT data export"}
 	FormatClaudeAI = Format{Source: "claude-ai", Alias: "claude-ai", What: "a Claude.ai data export"}
+	// Google Takeout's My Activity file of Gemini Apps (MyActivity.json).
+	FormatGeminiApps = Format{Source: "gemini-apps", Alias: "gemini-apps", What: "a Google Takeout Gemini Apps activity file"}
 )
 
 // detectExport names a data export (a zip holding conversations.json, or
@@ -53,6 +55,8 @@ func detectExport(file string) Format {
 		return FormatChatGPT
 	case has(first, "chat_messages"):
 		return FormatClaudeAI
+	case has(first, "header") && has(first, "products") && (string(first["header"]) == `"Gemini Apps"` || string(first["header"]) == `"Bard"`):
+		return FormatGeminiApps
 	}
 	return Format{}
 }

@@ -14,6 +14,9 @@ var (
 	FormatGoose       = Format{Source: "goose", Alias: "goose", What: "a Goose sessions.db"}
 	FormatCursor      = Format{Source: "cursor", Alias: "cursor", What: "Cursor's state.vscdb"}
 	FormatCursorAgent = Format{Source: "cursor-agent", Alias: "cursor-agent", What: "a cursor-agent store.db"}
+	FormatZed         = Format{Source: "zed", Alias: "zed", What: "Zed's threads.db"}
+	FormatWarp        = Format{Source: "warp", Alias: "warp", What: "Warp's warp.sqlite"}
+	FormatDevin       = Format{Source: "devin", Alias: "devin", What: "the Devin CLI's sessions.db"}
 )
 
 // detectSQLite names a SQLite database by its tables; one with none of an
@@ -45,6 +48,12 @@ func detectSQLite(path string) Format {
 		f = FormatGoose
 	case has("blobs", "data") && has("meta", "value"):
 		f = FormatCursorAgent
+	case has("threads", "data_type"):
+		f = FormatZed
+	case has("agent_conversations", "conversation_data") || has("ai_queries", "exchange_id"):
+		f = FormatWarp
+	case has("message_nodes", "chat_message"):
+		f = FormatDevin
 	default:
 		f = FormatHermes // as before: the SQLite database recall reads by default
 	}

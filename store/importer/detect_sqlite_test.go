@@ -26,6 +26,9 @@ func TestDetectSQLite(t *testing.T) {
 		{"cursor", []string{"schema.sql"}, importer.FormatCursor},
 		{"cursoragent", []string{"store.sql"}, importer.FormatCursorAgent},
 		{"hermes", []string{"schema.sql"}, importer.FormatHermes},
+		{"zed", []string{"schema.sql"}, importer.FormatZed},
+		{"warp", []string{"schema.sql"}, importer.FormatWarp},
+		{"devin", []string{"schema.sql"}, importer.FormatDevin},
 	} {
 		path := filepath.Join(dir, tc.fixture+".db")
 		it.LiveDB(t, path, it.Fixtures(t, tc.fixture), tc.steps...)

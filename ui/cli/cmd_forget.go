@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/term"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -37,6 +38,8 @@ func runForget(env *Env, c *Command, args []string) error {
 	if *match != "" {
 		perSession := map[string]int{}
 		for offset := 0; ; offset += 1000 {
+			// Only the hits' ids and sessions are used (nothing of their
+			// text is shown): the store's own search, not a Reader's.
 			res, err := st.SearchMessages(env.Ctx, *match, store.SearchFilter{Limit: 1000, Offset: offset, Sort: store.SortOldest})
 			if err != nil {
 				return err
@@ -71,7 +74,7 @@ func runForget(env *Env, c *Command, args []string) error {
 	} else {
 		var b strings.Builder
 		for _, arg := range fs.Args() {
-			sess, err := resolveSession(env, st, arg)
+			sess, err := resolveSession(env, secrets.Redacted(st), arg)
 			if err != nil {
 				return err
 			}
@@ -86,7 +89,7 @@ func runForget(env *Env, c *Command, args []string) error {
 	}
 
 	if !*yes {
-		ok, err := confirm(env, "Forget "+what+"This deletes them from the database for good; a re-import will not bring them back. Forget? [y/N] ")
+		ok, err := confirm(env, "forget deletes for good", "Forget "+what+"This deletes them from the database for good; a re-import will not bring them back. Forget? [y/N] ")
 		if err != nil {
 			return err
 		}
@@ -95,20 +98,30 @@ func runForget(env *Env, c *Command, args []string) error {
 			return nil
 		}
 	}
-	res, err := st.Forget(env.Ctx, sessions, messages)
+	res, err := st.Forget(env.Ctx, sessions, messages, store.ForgetOptions{Text: *match})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(env.Stdout, "forgot %d sessions and %d messages; a re-import will not bring them back\n", res.Sessions, res.Messages)
+	fmt.Fprintf(env.Stdout, "forgot %s and %s; a re-import, or a copy under another session id, will not bring them back\n",
+		plural(res.Sessions, "session", "sessions"), plural(res.Messages, "message", "messages"))
+	if res.Titles > 0 {
+		fmt.Fprintf(env.Stdout, "cleared %s that held the forgotten text (each session is named by its first prompt now)\n", plural(res.Titles, "title", "titles"))
+	}
+	if res.Left > 0 {
+		return fmt.Errorf("the database file still holds %s of the forgotten text (another recall process may hold an old snapshot: close it and run the same forget again)", plural(res.Left, "copy", "copies"))
+	}
+	if *match != "" || res.Titles > 0 {
+		fmt.Fprintln(env.Stdout, "checked the database file: the forgotten text is nowhere in it")
+	}
 	return nil
 }
 
 // confirm asks a y/N question on stderr and reads the answer from a
 // terminal on stdin; without a terminal it refuses, so a script must say --yes.
-func confirm(env *Env, question string) (bool, error) {
+func confirm(env *Env, what, question string) (bool, error) {
 	f, ok := env.Stdin.(*os.File)
 	if !ok || !term.IsTerminal(int(f.Fd())) {
-		return false, usageError("forget deletes for good: confirm with --yes (stdin is not a terminal to ask on)")
+		return false, usageError("%s: confirm with --yes (stdin is not a terminal to ask on)", what)
 	}
 	fmt.Fprint(env.Stderr, question)
 	line, err := bufio.NewReader(f).ReadString('\n')

@@ -37,14 +37,15 @@ type importResult struct {
 	Notice  string
 	// wrong is set when the paths named hold another importer's format
 	// and nothing was imported (Err says which command reads them);
-	// nothing when every record of them was malformed.
-	wrong, nothing bool
+	// nothing when every record of them was malformed; unreadable when the
+	// agent's files were found but cannot be read (importer.Unreadable).
+	wrong, nothing, unreadable bool
 }
 
 // failed is true when the source imported nothing because of a fatal error
 // (or because every one of its files failed).
 func (r importResult) failed() bool {
-	if r.wrong || r.nothing {
+	if r.wrong || r.nothing || r.unreadable {
 		return true
 	}
 	if r.Err != nil {
@@ -88,6 +89,7 @@ type importJSON struct {
 	Seconds         float64        `json:"seconds"`
 	MessagesPerSec  float64        `json:"messages_per_second"`
 	Error           string         `json:"error,omitempty"`
+	Unreadable      bool           `json:"unreadable,omitempty"` // the agent's files were found, and cannot be read (error says why)
 	RetentionNotice string         `json:"retention_notice,omitempty"`
 }
 
@@ -96,7 +98,7 @@ func (r importResult) json() importJSON {
 		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed, Deferred: r.Report.Deferred,
 		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Rewritten: r.Report.Rewritten, Skipped: r.Report.Skipped, SkippedBy: map[string]int{},
 		Malformed: r.Report.Malformed, Problems: []problemJSON{},
-		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice,
+		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice, Unreadable: r.unreadable,
 	}
 	for _, p := range r.Report.Problems {
 		out.Problems = append(out.Problems, problemJSON{File: p.File, Line: p.Line, Message: p.Msg})
@@ -171,6 +173,9 @@ func runImport(env *Env, c *Command, args []string) error {
 		return usageError("a SOURCE is required (%s, or all)", knownSources())
 	}
 	name, paths := args[0], args[1:]
+	if name == "batch" {
+		return importBatch(env, paths, *asJSON)
+	}
 
 	var srcs []importer.Source
 	all := name == "all"
@@ -205,14 +210,11 @@ func runImport(env *Env, c *Command, args []string) error {
 		return nil
 	}
 
-	st, err := env.Open(store.Options{Create: true})
+	st, err := env.openReceiving("import")
 	if err != nil {
 		return err
 	}
 	defer st.Close()
-	if st.ReadOnly() {
-		return errors.New("the database is read-only (a Hermes database or a newer schema); import into a recall database with --db")
-	}
 	boundImportMemory()
 
 	if *lockTimeout <= 0 {
@@ -352,6 +354,20 @@ func importSource(env *Env, st *store.Store, src importer.Source, paths []string
 			return res
 		}
 		files = append(files, p)
+	}
+	if u, ok := src.(importer.Unreadable); ok {
+		// Found, never read: say what and why (Windsurf's encrypted chats).
+		if len(files) == 0 {
+			files = src.DefaultPaths()
+		}
+		found, err := src.Discover(files)
+		if err != nil {
+			res.Err = err
+			return res
+		}
+		res.Err, res.unreadable = errors.New(u.Unreadable(found)), true
+		res.Report.Skipped = len(found)
+		return res
 	}
 	if len(files) > 0 || !stdin {
 		rep, err := importer.Run(env.Ctx, st, src, files, importer.Options{Progress: pr.update})

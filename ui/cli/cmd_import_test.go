@@ -149,7 +149,7 @@ func TestImportErrors(t *testing.T) {
 		code int
 		want []string
 	}{
-		"unknown source":   {[]string{"import", "windsurf"}, 2, []string{`unknown source "windsurf"`, "claude-code (claude)", "codex", "gemini-cli (gemini)", "hermes", "jsonl"}},
+		"unknown source":   {[]string{"import", "notepad"}, 2, []string{`unknown source "notepad"`, "claude-code (claude)", "codex", "gemini-cli (gemini)", "hermes", "jsonl"}},
 		"no source":        {[]string{"import"}, 2, []string{"a SOURCE is required"}},
 		"jsonl needs file": {[]string{"import", "jsonl"}, 2, []string{"jsonl needs a FILE"}},
 		"missing path":     {[]string{"import", "claude", "/nonexistent/recall-test"}, 1, []string{"no such file or directory"}},

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
@@ -30,10 +31,12 @@ func runMessages(env *Env, c *Command, args []string) error {
 	role := fs.String("role", "", "only these `R,..` roles (comma-separated: user,assistant,tool,system)")
 	exclude := fs.String("exclude-source", "", "skip sessions from these `S,..` sources (comma-separated)")
 	source := fs.String("source", "", "only sessions from these `S,..` sources (comma-separated)")
+	machine := fs.String("machine", "", "only sessions from these `M,..` machines (a synced host's name; local for this machine's)")
 	limit := fs.Int("limit", 20, "number of hits (1..1000)")
 	offset := fs.Int("offset", 0, "skip this many hits")
 	newest := fs.Bool("newest", false, "newest first instead of bm25 rank")
 	asJSON := fs.Bool("json", false, "print JSON")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords in snippets and titles (by default each is replaced by [REDACTED:rule])")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -54,11 +57,11 @@ func runMessages(env *Env, c *Command, args []string) error {
 	}
 	defer st.Close()
 	f := store.SearchFilter{Roles: splitList(*role), ShownRoles: true, ExcludeSources: splitList(*exclude), Sources: splitList(*source),
-		Limit: *limit, Offset: *offset}
+		Machines: splitList(*machine), Limit: *limit, Offset: *offset}
 	if *newest {
 		f.Phase = store.PhaseFirst
 	}
-	res, err := st.SearchMessages(env.Ctx, query, f)
+	res, err := secrets.ReaderFor(st, *showSecrets).SearchMessages(env.Ctx, query, f)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 )
 
@@ -48,7 +49,7 @@ func runPick(env *Env, c *Command, args []string) error {
 	}
 	answer := id
 	if *resume {
-		sess, err := st.Session(env.Ctx, id)
+		sess, err := secrets.Redacted(st).Session(env.Ctx, id)
 		if err != nil {
 			return err
 		}

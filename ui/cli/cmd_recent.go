@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/ui/termtext"
 
 	"github.com/recall-dev/recall/store"
@@ -20,8 +21,10 @@ func runRecent(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
 	limit := fs.Int("limit", 20, "number of sessions (1..10000)")
 	source := fs.String("source", "", "only these `S,..` sources (comma-separated)")
+	machine := fs.String("machine", "", "only sessions from these `M,..` machines (a synced host's name; local for this machine's)")
 	asJSON := fs.Bool("json", false, "print JSON")
 	here := fs.Bool("here", false, "only sessions run in this repository (or directory)")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords in titles and previews (by default each is replaced by [REDACTED:rule])")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -36,7 +39,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	rows, err := st.RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Cwd: hereDir(*here)})
+	rows, err := secrets.ReaderFor(st, *showSecrets).RecentSessions(env.Ctx, store.ListOptions{Limit: *limit, Sources: splitList(*source), Machines: splitList(*machine), Cwd: hereDir(*here)})
 	if err != nil {
 		return err
 	}
@@ -65,7 +68,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 		if title == "" {
 			title = r.Preview
 		}
-		out[i] = row{termtext.RelTime(now, r.LastActive), termtext.Truncate(field(r.Source), 16),
+		out[i] = row{termtext.RelTime(now, r.LastActive), termtext.Truncate(sourceLabel(r.Session), 28),
 			plural(r.MessageCount, "msg", "msgs"), field(title), displayID(r.ID)}
 		whenW, sourceW = max(whenW, termtext.Width(out[i].when)), max(sourceW, termtext.Width(out[i].source))
 		msgsW, idW = max(msgsW, termtext.Width(out[i].msgs)), max(idW, termtext.Width(out[i].id))

@@ -9,6 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 )
 
 func runResume(env *Env, c *Command, args []string) error {
@@ -25,7 +26,7 @@ func runResume(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	sess, err := resolveSession(env, st, fs.Arg(0))
+	sess, err := resolveSession(env, secrets.Redacted(st), fs.Arg(0))
 	if err != nil {
 		return err
 	}

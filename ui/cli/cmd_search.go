@@ -13,6 +13,7 @@ import (
 	"github.com/recall-dev/recall/assets"
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/recall/sessionsearch"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
@@ -47,7 +48,7 @@ func parseSearchArgs(c *Command, env *Env, args []string) (searchArgs, error) {
 	fs.BoolVar(&a.schema, "schema", false, "print the JSON Schema of the --json answers and exit")
 	fs.StringVar(&a.session, "session", "", "read this `ID` (a unique prefix will do) instead of searching: head and tail, or with --around the messages around one")
 	fs.StringVar(&a.around, "around", "", "with --session: the messages around message `N` (the id --json gives, as around_message_id; #6 is the 6th message)")
-	fs.BoolVar(&a.showSecrets, "show-secrets", false, "with --json: keep API keys, tokens and passwords (redacted by default, as the answer may go to a model)")
+	fs.BoolVar(&a.showSecrets, "show-secrets", false, "keep API keys, tokens and passwords in what is shown (redacted by default, as the answer may go to a model); a model's summary prompt is redacted even so")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -116,15 +117,16 @@ func runSearch(env *Env, c *Command, args []string) error {
 		fmt.Fprintf(env.Stderr, "recall: %v; using offline summaries\n", cfgErr)
 	}
 	tool := sessionsearch.New(st, sessionsearch.Options{LLM: cfg})
+	view := secrets.ReaderFor(st, a.showSecrets)
 	if a.session != "" && !a.json {
-		if err := printSessionWindow(env, st, a.session, a.around); err != nil {
+		if err := printSessionWindow(env, view, a.session, a.around); err != nil {
 			return searchFailed(env, a, err)
 		}
 		return nil
 	}
 	var around int64
 	if a.session != "" {
-		if around, err = aroundID(env, st, a.session, a.around); err != nil {
+		if around, err = aroundID(env, view, a.session, a.around); err != nil {
 			return searchFailed(env, a, err)
 		}
 	}
@@ -151,7 +153,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 	if a.query == "" {
 		return printBrowse(env, tool, a)
 	}
-	e := recall.New(st, recall.Options{Sessions: a.sessions, LLM: cfg})
+	e := recall.New(st, recall.Options{Sessions: a.sessions, LLM: cfg, ShowSecrets: a.showSecrets})
 	exclude := a.exclude
 	if exclude != "" {
 		if id, err := st.ResolveSessionID(env.Ctx, exclude); err == nil {
@@ -364,7 +366,7 @@ func (p *summaryPrinter) finish() {
 
 // printBrowse is the empty-query mode on a terminal: recent sessions, no model.
 func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
-	kept, err := tool.Browse(env.Ctx, a.sessions, a.exclude)
+	kept, err := tool.Browse(env.Ctx, a.sessions, a.exclude, a.showSecrets)
 	if err != nil {
 		return err
 	}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
@@ -16,7 +17,7 @@ const sessionWindow = 5
 
 // aroundID reads --around for the JSON answer: a message id, or #N for
 // the session's Nth message.
-func aroundID(env *Env, st *store.Store, session, around string) (int64, error) {
+func aroundID(env *Env, st *secrets.Reader, session, around string) (int64, error) {
 	var ids []int64
 	if strings.HasPrefix(around, "#") {
 		sess, err := resolveSession(env, st, session)
@@ -56,7 +57,7 @@ func parseAround(around string, ids []int64) (int64, error) {
 // printSessionWindow is `recall search --session ID [--around N]` for a
 // person: the messages around one (or the session's head and tail), each
 // named by its place in the session and fitted to the terminal.
-func printSessionWindow(env *Env, st *store.Store, session, aroundArg string) error {
+func printSessionWindow(env *Env, st *secrets.Reader, session, aroundArg string) error {
 	sess, err := resolveSession(env, st, session)
 	if err != nil {
 		return err

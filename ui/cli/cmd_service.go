@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"time"
 )
 
 // The user service that runs `recall watch`, so that transcripts are
@@ -113,6 +114,8 @@ WantedBy=default.target
 
 func runService(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
+	withSync := fs.Bool("sync", false, "install: also run `recall sync --both` (config.json's hosts) on a timer; uninstall: remove that timer only")
+	every := fs.Duration("every", defaultSync, "with --sync: how often the timer syncs")
 	words, err := parseArgs(fs, args)
 	if err != nil {
 		return err
@@ -120,30 +123,34 @@ func runService(env *Env, c *Command, args []string) error {
 	if len(words) != 1 {
 		return usageError("say install, uninstall or status")
 	}
+	if *withSync && *every < time.Minute {
+		return usageError("--every must be at least 1m, got %s", *every)
+	}
 	path, err := serviceFile()
 	if err != nil {
 		return err
 	}
 	switch words[0] {
 	case "install":
-		return serviceInstall(env, path)
+		if err := serviceInstall(env, path); err != nil || !*withSync {
+			return err
+		}
+		return syncTimerInstall(env, path, *every)
 	case "uninstall":
+		if *withSync {
+			return syncTimerUninstall(env, path)
+		}
 		return serviceUninstall(env, path)
 	case "status":
-		return serviceStatus(env, path)
+		err := serviceStatus(env, path)
+		syncTimerStatus(env, path)
+		return err
 	}
 	return usageError("unknown service action %q: install, uninstall or status", words[0])
 }
 
 func serviceInstall(env *Env, path string) error {
-	exe, err := os.Executable()
-	if err != nil {
-		return fmt.Errorf("find recall's own path: %w", err)
-	}
-	if r, err := filepath.EvalSymlinks(exe); err == nil {
-		exe = r
-	}
-	db, err := filepath.Abs(env.DBPath)
+	exe, db, err := serviceTarget(env)
 	if err != nil {
 		return err
 	}

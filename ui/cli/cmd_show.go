@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui/termtext"
 )
@@ -22,7 +23,8 @@ type showJSON struct {
 
 func runShow(env *Env, c *Command, args []string) error {
 	fs := newFlags(c, env)
-	asJSON := fs.Bool("json", false, "print JSON (the stored text, byte for byte)")
+	asJSON := fs.Bool("json", false, "print JSON (the stored text, byte for byte, secrets redacted)")
+	showSecrets := fs.Bool("show-secrets", false, "keep API keys, tokens and passwords as stored (by default each is replaced by [REDACTED:rule])")
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -34,11 +36,12 @@ func runShow(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
-	sess, err := resolveSession(env, st, fs.Arg(0))
+	view := secrets.ReaderFor(st, *showSecrets)
+	sess, err := resolveSession(env, view, fs.Arg(0))
 	if err != nil {
 		return err
 	}
-	msgs, err := st.Messages(env.Ctx, sess.ID)
+	msgs, err := view.Messages(env.Ctx, sess.ID)
 	if err != nil {
 		return err
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/recall-dev/recall/assets"
 	"github.com/recall-dev/recall/recall"
 	"github.com/recall-dev/recall/recall/llm"
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/ui"
 )
@@ -131,7 +132,9 @@ func openTUI(env *Env, st *store.Store, o tuiOptions) (string, error) {
 	opts := ui.Options{Style: style, Query: o.query, Notice: joinNotice(st.Notice(), notice), NoColor: noColor(out),
 		Pick: o.pick, Height: o.height, ResumeLine: resumeLine, Project: projectDir(), Here: o.here,
 		Light: theme == "light", Keys: keys}
-	b := ui.NewEngineBackend(eng, st)
+	// The engine redacts the lists; the TUI reads transcripts as stored and
+	// redacts what it shows of them itself, unless the person pressed V.
+	b := ui.NewEngineBackend(eng, secrets.AsStored(st))
 	if o.pick {
 		return ui.Pick(env.Ctx, b, opts, in, out)
 	}

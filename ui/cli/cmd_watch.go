@@ -83,6 +83,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 	if st.ReadOnly() {
 		return errors.New("the database is read-only (a Hermes database or a newer schema); watch into a recall database with --db")
 	}
+	if err := applyRedactAtImport(st); err != nil {
+		return err
+	}
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}
@@ -95,9 +98,22 @@ func runWatch(env *Env, c *Command, args []string) error {
 	if err := st.IndexDeferredTrigram(env.Ctx, nil); err != nil && env.Ctx.Err() == nil {
 		return err
 	}
-	ws := make([]*watched, len(srcs))
-	for i, s := range srcs {
-		ws[i] = &watched{src: s}
+	var ws []*watched
+	for _, s := range srcs {
+		if u, ok := s.(importer.Unreadable); ok {
+			// Found, never read: said once, not polled.
+			found, _ := s.Discover(s.DefaultPaths())
+			fmt.Fprintf(env.Stderr, "recall watch: %s: %s\n", s.Name(), u.Unreadable(found))
+			continue
+		}
+		ws = append(ws, &watched{src: s})
+	}
+	if len(ws) == 0 {
+		return errors.New("nothing to watch that recall can read")
+	}
+	srcs = srcs[:0]
+	for _, w := range ws {
+		srcs = append(srcs, w.src)
 	}
 	if !*once {
 		fmt.Fprintf(env.Stderr, "recall watch: following %s every %s (Ctrl-C to stop)\n", sourceNames(srcs), *interval)

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/recall-dev/recall/recall/secrets"
 	"github.com/recall-dev/recall/recall/sessionsearch"
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
@@ -174,7 +175,7 @@ func valueCandidates(env *Env, name, cur string) ([]candidate, bool) {
 	case "db", "o":
 		return nil, true
 	case "format":
-		return matching([]candidate{{"md", "markdown"}, {"json", "JSON"}}, cur), false
+		return matching(exportFormats, cur), false
 	case "role":
 		var out []candidate
 		for _, r := range sessionsearch.Roles {
@@ -209,7 +210,8 @@ func sourceCandidates(withAll bool) []candidate {
 		}
 	}
 	if withAll {
-		out = append(out, candidate{"all", "every source found on this machine"})
+		out = append(out, candidate{"all", "every source found on this machine"},
+			candidate{"batch", "a sync batch file another machine's recall export --batch wrote"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].word < out[j].word })
 	return out
@@ -233,7 +235,7 @@ func sessionIDCandidates(env *Env, cur string) []candidate {
 	if un, ok := unescapeID(cur); ok {
 		prefix = un
 	}
-	sessions, err := st.SessionsByPrefix(env.Ctx, prefix, sessionCandidates)
+	sessions, err := secrets.Redacted(st).SessionsByPrefix(env.Ctx, prefix, sessionCandidates)
 	if err != nil {
 		return nil
 	}

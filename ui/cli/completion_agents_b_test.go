@@ -18,7 +18,13 @@ func TestCompleteNewSourceAliases(t *testing.T) {
 		{[]string{"import", "openc"}, []string{"openclaw", "opencode"}},
 		{[]string{"import", "aug"}, []string{"auggie"}},
 		{[]string{"import", "grok-"}, []string{"grok-build", "grok-cli"}},
-		{[]string{"import", "copi"}, []string{"copilot", "copilot-cli"}},
+		{[]string{"import", "copi"}, []string{"copilot", "copilot-chat", "copilot-cli"}},
+		{[]string{"import", "dee"}, []string{"deepseek-harness"}},
+		{[]string{"import", "dev"}, []string{"devin"}},
+		{[]string{"import", "war"}, []string{"warp"}},
+		{[]string{"import", "roo"}, []string{"roo-code"}},
+		{[]string{"import", "tra"}, []string{"trae-cli"}},
+		{[]string{"import", "wind"}, []string{"windsurf"}},
 		{[]string{"import", "cli"}, []string{"cline"}},
 	} {
 		if got := completeWords(t, tc.words...); !slices.Equal(got, tc.want) {

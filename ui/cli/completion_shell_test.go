@@ -56,8 +56,8 @@ func TestCompletionBash(t *testing.T) {
 		{[]string{"recall", "show", "pa"}, []string{idSubagent, idParent}},
 		{[]string{"recall", "show", "--js"}, []string{"--json"}},
 		{[]string{"recall", "--db", db, "resume", "plain"}, []string{idPlain}},
-		{[]string{"recall", "import", "ge"}, []string{"gemini", "gemini-cli"}},
-		{[]string{"recall", "export", "x", "--format", ""}, []string{"md", "json"}},
+		{[]string{"recall", "import", "ge"}, []string{"gemini", "gemini-apps", "gemini-cli"}},
+		{[]string{"recall", "export", "x", "--format", ""}, []string{"md", "json", "html"}},
 		// "--format=j": bash gives "--format" "=" "j" and replaces only "j".
 		{[]string{"recall", "export", "x", "--format", "=", "j"}, []string{"json"}},
 		{[]string{"recall", "completion", "z"}, []string{"zsh"}},

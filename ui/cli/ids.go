@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strconv"
@@ -104,9 +105,16 @@ func unescapeID(s string) (id string, ok bool) {
 	return b.String(), true
 }
 
+// sessionReader finds and reads sessions: a secrets.Reader, so that the
+// session a command shows has its title redacted.
+type sessionReader interface {
+	ResolveSessionID(ctx context.Context, prefix string) (string, error)
+	Session(ctx context.Context, id string) (store.Session, error)
+}
+
 // resolveSession finds a session by id, unique id prefix, or the escaped
 // form displayID prints.
-func resolveSession(env *Env, st *store.Store, arg string) (store.Session, error) {
+func resolveSession(env *Env, st sessionReader, arg string) (store.Session, error) {
 	id, err := st.ResolveSessionID(env.Ctx, arg)
 	if errors.Is(err, store.ErrNotFound) {
 		if un, ok := unescapeID(arg); ok {

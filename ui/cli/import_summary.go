@@ -16,6 +16,11 @@ import (
 func printImportTotal(env *Env, st *store.Store, results []importResult) {
 	db := absPath(st.Path())
 	if len(results) <= 1 {
+		// A source that failed whole (unreadable, wrong format) said so on
+		// stderr in one line; a database line would say it went somewhere.
+		if len(results) == 1 && results[0].Err != nil && results[0].Report.Messages == 0 {
+			return
+		}
 		fmt.Fprintln(env.Stdout, "database: "+db)
 		return
 	}

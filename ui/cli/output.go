@@ -91,8 +91,12 @@ type sessionJSON struct {
 	IDEscaped string `json:"session_id_escaped,omitempty"`
 	// NativeID is the source's own id for the session, when it is stored
 	// under another (a session of another source had that id first).
-	NativeID      string  `json:"native_id,omitempty"`
-	Source        string  `json:"source"`
+	NativeID string `json:"native_id,omitempty"`
+	Source   string `json:"source"`
+	// Machine names the machine a synced session came from (its ssh host,
+	// else its name), MachineID its id; both absent for this machine's.
+	Machine       string  `json:"machine,omitempty"`
+	MachineID     string  `json:"machine_id,omitempty"`
 	Model         string  `json:"model"`
 	Title         string  `json:"title"`
 	ParentID      string  `json:"parent_session_id,omitempty"`
@@ -118,6 +122,9 @@ func toSessionJSON(s store.Session) sessionJSON {
 	}
 	if s.NativeID != s.ID {
 		j.NativeID = s.NativeID
+	}
+	if s.Machine != "" {
+		j.Machine, j.MachineID = s.Host, s.Machine
 	}
 	return j
 }
@@ -156,4 +163,17 @@ func toMessageJSON(m store.Message) messageJSON {
 		}
 	}
 	return out
+}
+
+// sourceLabel is a session's source as a list shows it: with "@machine"
+// for a session synced from another machine.
+func sourceLabel(s store.Session) string {
+	if s.Machine == "" {
+		return field(s.Source)
+	}
+	host := s.Host
+	if host == "" {
+		host = s.Machine[:min(8, len(s.Machine))]
+	}
+	return field(s.Source) + "@" + field(host)
 }

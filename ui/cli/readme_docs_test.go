@@ -89,6 +89,16 @@ var readmeLineChecks = map[string]string{
 	"go test -tags heavy ./...":        "not run: it is the test suite itself (.ci/run runs it)",
 	"export RECALL_LLM_BASE_URL=http://localhost:11434/v1  RECALL_LLM_MODEL=qwen2.5:7b": setUpTest,
 	"testdata/agents/drift.sh": "not run: it installs every agent's newest release from npm (run by hand when one ships)",
+	// Sync: the hosts are fakes of ssh (a script running the host's recall
+	// with another HOME) and, with -tags heavy, a real sshd on loopback.
+	"recall sync devbox laptop":          "TestSyncOverFakeSSH (sync devbox down laptop), TestSyncRealSSH",
+	"recall sync --push devbox":          "TestSyncOverFakeSSH",
+	"recall sync":                        "TestSyncHostProblems (the hosts of config.json)",
+	"recall recent --machine devbox":     "TestSyncOverFakeSSH",
+	"recall resume SESSION_ID --print":   "TestSyncOverFakeSSH (a session synced from devbox)",
+	"recall export --batch -o all.batch": "TestBatchFile",
+	"recall import batch all.batch":      "TestBatchFile",
+	"recall service install --sync":      "TestServiceSyncTimer (systemctl recorded, not run)",
 }
 
 // setUpTest is the test that runs a README line against the demo history.

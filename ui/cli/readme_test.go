@@ -85,9 +85,10 @@ func TestREADMEUsingItLinesWork(t *testing.T) {
 	for _, line := range lines {
 		cmdline := strings.ReplaceAll(line, "SESSION_ID", idPlain)
 		cmdline = strings.ReplaceAll(cmdline, "--messages 1000000 --db /tmp/corpus.db", "--messages 300 --db "+filepath.Join(work, "corpus.db"))
-		// forget asks y/N on a terminal; the test has none, so it
-		// confirms as a script does (without --yes it refuses: TestForgetCommand).
+		// forget and redact ask y/N on a terminal; the test has none, so
+		// they confirm as a script does (without --yes they refuse: TestForgetCommand).
 		cmdline = strings.Replace(cmdline, "recall forget ", "recall forget --yes ", 1)
+		cmdline = strings.Replace(cmdline, "recall redact ", "recall redact --yes ", 1)
 		shell := "sh"
 		if strings.Contains(line, "completion bash") {
 			shell = "bash"

@@ -61,7 +61,7 @@ func New(tool *sessionsearch.Tool, o Options) *mcp.Server {
 		})
 	// Answers are redacted with gitleaks' rules, which take ~25 ms to
 	// compile: do it now rather than in the first call.
-	go func() { _, _ = secrets.New() }()
+	secrets.Preload()
 	h := &handler{tool: tool, maxChars: o.MaxChars, log: o.Logger}
 	srv.AddTool(&mcp.Tool{
 		Name:        ToolName,

@@ -6,6 +6,7 @@ package llmtest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"strings"
 	"sync"
@@ -47,7 +48,16 @@ type FakeServer struct {
 	inFlight atomic.Int64
 	mu       sync.Mutex
 	maxSeen  int64
+	bodies   []string
 	canceled atomic.Int64
+}
+
+// Bodies returns every request body received, as sent: what left the
+// client for the model (the secrets tests read them).
+func (s *FakeServer) Bodies() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.bodies...)
 }
 
 // Requests returns how many requests arrived.
@@ -84,7 +94,11 @@ func (s *FakeServer) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		} `json:"messages"`
 		Stream bool `json:"stream"`
 	}
-	if err := json.NewDecoder(r.Body).Decode(&req); err != nil || !req.Stream || len(req.Messages) == 0 {
+	body, err := io.ReadAll(r.Body)
+	s.mu.Lock()
+	s.bodies = append(s.bodies, string(body))
+	s.mu.Unlock()
+	if err != nil || json.Unmarshal(body, &req) != nil || !req.Stream || len(req.Messages) == 0 {
 		http.Error(w, `{"error":{"message":"bad request: want stream:true and messages"}}`, http.StatusBadRequest)
 		return
 	}

@@ -9,9 +9,10 @@
 //     session;
 //   - the task format: <data>/tasks/<id>/api_conversation_history.json (a
 //     JSON list of Anthropic-shaped messages), which Cline CLI 2.x and the
-//     VS Code extensions keep (Cline's saoudrizwan.claude-dev, Roo Code's
-//     rooveterinaryinc.roo-cline and Kilo Code's kilocode.kilo-code
-//     globalStorage), titled from state/taskHistory.json.
+//     VS Code extensions keep (Cline's saoudrizwan.claude-dev and Kilo
+//     Code's kilocode.kilo-code globalStorage), titled from
+//     state/taskHistory.json. Roo Code's tasks are the roo-code source's,
+//     which reads them with ImportTask.
 //
 // Both are rewritten whole, so any change re-imports the file.
 package cline
@@ -20,9 +21,7 @@ import (
 	"bytes"
 	"context"
 	"io"
-	"os"
 	"path/filepath"
-	"runtime"
 	"sort"
 	"strings"
 
@@ -42,31 +41,20 @@ type Source struct{}
 func (s *Source) Name() string { return SourceName }
 
 // extensions are the VS Code extension ids whose globalStorage holds
-// tasks/<id>/api_conversation_history.json.
-var extensions = []string{"saoudrizwan.claude-dev", "rooveterinaryinc.roo-cline", "kilocode.kilo-code"}
+// tasks/<id>/api_conversation_history.json: Cline's and Kilo Code's (Roo
+// Code's, rooveterinaryinc.roo-cline, is the roo-code source's).
+var extensions = []string{"saoudrizwan.claude-dev", "kilocode.kilo-code"}
 
 // DefaultPaths are ~/.cline/data (CLINE_DIR replaces ~/.cline) and the VS
-// Code (and Cursor, VSCodium) globalStorage folders of the Cline family of
-// extensions that exist here.
+// Code (and Cursor, VSCodium, Windsurf) globalStorage folders of Cline and
+// Kilo Code that exist here.
 func (s *Source) DefaultPaths() []string {
 	var out []string
 	if d := importer.HomeDir("CLINE_DIR", ".cline"); d != "" {
 		out = append(out, filepath.Join(d, "data"))
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return out
-	}
-	config := filepath.Join(home, ".config")
-	if runtime.GOOS == "darwin" {
-		config = filepath.Join(home, "Library", "Application Support")
-	}
-	for _, editor := range []string{"Code", "Code - Insiders", "Cursor", "VSCodium", "Windsurf"} {
-		for _, ext := range extensions {
-			if p := filepath.Join(config, editor, "User", "globalStorage", ext); importer.IsDir(p) {
-				out = append(out, p)
-			}
-		}
+	for _, ext := range extensions {
+		out = append(out, importer.EditorGlobalStorage(ext)...)
 	}
 	return out
 }

@@ -136,10 +136,11 @@ func TestTasks(t *testing.T) {
 
 // TestExtensionTask: the VS Code extensions keep the same task folders in
 // their globalStorage, with the task history in the editor's own database:
-// the task is titled by its first prompt.
+// the task is titled by its first prompt, and its workspace is the one its
+// environment details name.
 func TestExtensionTask(t *testing.T) {
 	src := filepath.Join(data(t, "cline-tasks"), "tasks", "1796468378068")
-	root := filepath.Join(t.TempDir(), "rooveterinaryinc.roo-cline")
+	root := filepath.Join(t.TempDir(), "saoudrizwan.claude-dev")
 	task := filepath.Join(root, "tasks", "1796468378068")
 	if err := os.MkdirAll(task, 0o755); err != nil {
 		t.Fatal(err)
@@ -158,7 +159,7 @@ func TestExtensionTask(t *testing.T) {
 		t.Fatalf("report %+v", rep)
 	}
 	s := importtest.Dump(t, st)["1796468378068"]
-	if s.Title != "用中文解释 Go 的并发" || s.Cwd != "" || s.Model != "" { // no task_metadata.json, and the only reply came from ui_messages.json
+	if s.Title != "用中文解释 Go 的并发" || s.Cwd != "/tmp/recall-drive-cline-tasks/home/demo" || s.Model != "" { // no task_metadata.json, and the only reply came from ui_messages.json
 		t.Errorf("session %+v", s.Session)
 	}
 }

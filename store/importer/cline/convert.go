@@ -13,6 +13,9 @@ import (
 // meta is the first line convert writes: what the file and the files
 // beside it say about the session.
 type meta struct {
+	// Source is the session source (SourceName when empty): the task
+	// format is shared by the extensions of the Cline family.
+	Source  string `json:"source,omitempty"`
 	ID      string `json:"id"`
 	Parent  string `json:"parent,omitempty"`
 	Agent   bool   `json:"agent,omitempty"` // a sub-agent's run: its prompts are the parent's
@@ -22,6 +25,10 @@ type meta struct {
 	Model   string `json:"model,omitempty"`
 	Started string `json:"started,omitempty"`
 	Ended   string `json:"ended,omitempty"`
+	// Totals the task's history keeps beside the messages (Roo Code's
+	// history_item.json), used when the messages carry no metrics.
+	In, Out, CacheRead, CacheWrite int64   `json:",omitempty"`
+	Cost                           float64 `json:",omitempty"`
 }
 
 // convert reads a conversation file and returns it as lines: {"meta": …}
@@ -31,36 +38,45 @@ func convert(file string) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s: %w", file, err)
 	}
-	var msgs []json.RawMessage
-	var m meta
 	if kind(file) == kindTask || bytes.HasPrefix(bytes.TrimSpace(raw), []byte("[")) {
-		if err := json.Unmarshal(raw, &msgs); err != nil {
-			return nil, fmt.Errorf("not a Cline task history (a JSON list of messages): %s", jsonProblem(err))
-		}
-		m = taskMeta(file)
-		msgs = append(msgs, lastReply(filepath.Join(filepath.Dir(file), "ui_messages.json"), msgs)...)
-	} else {
-		var doc struct {
-			SessionID string            `json:"sessionId"`
-			UpdatedAt string            `json:"updated_at"`
-			Messages  []json.RawMessage `json:"messages"`
-			Origin    struct {
-				ParentThreadID string `json:"parentThreadId"`
-				Subagent       string `json:"subagent"`
-			} `json:"origin"`
-		}
-		if err := json.Unmarshal(raw, &doc); err != nil {
-			return nil, fmt.Errorf("not a Cline session (a JSON object with messages): %s", jsonProblem(err))
-		}
-		if doc.Messages == nil && doc.SessionID == "" {
-			return nil, errors.New("not a Cline session: no sessionId and no messages")
-		}
-		msgs = doc.Messages
-		m = sessionMeta(file, doc.SessionID, doc.Origin.ParentThreadID, doc.Origin.Subagent != "")
-		if m.Ended == "" {
-			m.Ended = doc.UpdatedAt
-		}
+		return convertTask(file, raw, taskMeta(file))
 	}
+	var doc struct {
+		SessionID string            `json:"sessionId"`
+		UpdatedAt string            `json:"updated_at"`
+		Messages  []json.RawMessage `json:"messages"`
+		Origin    struct {
+			ParentThreadID string `json:"parentThreadId"`
+			Subagent       string `json:"subagent"`
+		} `json:"origin"`
+	}
+	if err := json.Unmarshal(raw, &doc); err != nil {
+		return nil, fmt.Errorf("not a Cline session (a JSON object with messages): %s", jsonProblem(err))
+	}
+	if doc.Messages == nil && doc.SessionID == "" {
+		return nil, errors.New("not a Cline session: no sessionId and no messages")
+	}
+	m := sessionMeta(file, doc.SessionID, doc.Origin.ParentThreadID, doc.Origin.Subagent != "")
+	if m.Ended == "" {
+		m.Ended = doc.UpdatedAt
+	}
+	return lines(m, doc.Messages)
+}
+
+// convertTask turns a task-format history (raw, a JSON list of messages)
+// into lines, with m what is known about the task outside it.
+func convertTask(file string, raw []byte, m meta) ([]byte, error) {
+	var msgs []json.RawMessage
+	if err := json.Unmarshal(raw, &msgs); err != nil {
+		return nil, fmt.Errorf("not a Cline task history (a JSON list of messages): %s", jsonProblem(err))
+	}
+	m.Task = true
+	msgs = append(msgs, lastReply(filepath.Join(filepath.Dir(file), "ui_messages.json"), msgs)...)
+	return lines(m, msgs)
+}
+
+// lines writes {"meta": m} then {"m": message} per message.
+func lines(m meta, msgs []json.RawMessage) ([]byte, error) {
 	var buf bytes.Buffer
 	head, _ := json.Marshal(map[string]meta{"meta": m})
 	buf.Write(head)
@@ -179,7 +195,7 @@ func lastReply(uiPath string, msgs []json.RawMessage) []json.RawMessage {
 	var blocks []map[string]string
 	var ts int64
 	for _, u := range ui {
-		if u.TS <= last || u.Type != "say" || strings.TrimSpace(u.Text) == "" {
+		if u.TS <= last || u.Type != "say" || strings.TrimSpace(u.Text) == "" || inHistory(u.Text, msgs) {
 			continue
 		}
 		switch u.Say {
@@ -200,4 +216,24 @@ func lastReply(uiPath string, msgs []json.RawMessage) []json.RawMessage {
 		return nil
 	}
 	return []json.RawMessage{out}
+}
+
+// inHistory reports whether text is already in one of the history's
+// messages (Roo Code writes a reply, its native attempt_completion
+// included, to the history before it shows it; Cline only at the next
+// turn).
+func inHistory(text string, msgs []json.RawMessage) bool {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // as Node's JSON.stringify writes it
+	if enc.Encode(text) != nil {
+		return false
+	}
+	inner := bytes.TrimSuffix(bytes.TrimSpace(buf.Bytes()), []byte(`"`))[1:]
+	for _, m := range msgs {
+		if bytes.Contains(m, inner) {
+			return true
+		}
+	}
+	return false
 }

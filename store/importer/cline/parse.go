@@ -15,9 +15,12 @@ import (
 
 // message is one Anthropic-shaped message as Cline stores it.
 type message struct {
-	Role      string          `json:"role"`
-	Content   json.RawMessage `json:"content"`
-	TS        int64           `json:"ts"`
+	Role    string          `json:"role"`
+	Content json.RawMessage `json:"content"`
+	TS      int64           `json:"ts"`
+	// IsSummary marks the summary Roo Code writes when it condenses a
+	// task (src/core/condense/index.ts), sent as a user message.
+	IsSummary bool `json:"isSummary"`
 	ModelInfo *struct {
 		ID      string `json:"id"`
 		ModelID string `json:"modelId"`
@@ -59,6 +62,7 @@ type parser struct {
 	cr, cw  int64
 	first   time.Time
 	last    time.Time
+	typed   int // user messages typed so far (a sub-task's first is its parent's)
 }
 
 type xmlCall struct{ id, name string }
@@ -100,7 +104,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 		p.last = ts
 	}
-	key := fmt.Sprintf("cline:%s:%d", p.m.ID, p.n)
+	key := fmt.Sprintf("%s:%s:%d", p.source(), p.m.ID, p.n)
 	switch msg.Role {
 	case "assistant":
 		p.assistant(msg, ts, key)
@@ -151,7 +155,11 @@ func (p *parser) assistant(msg message, ts time.Time, key string) {
 		switch b.Type {
 		case "text":
 			if p.m.Task {
-				text, xc := p.xmlCalls(b.Text, len(calls))
+				text, thought := thinkingTags(b.Text)
+				if thought != "" {
+					thoughts = append(thoughts, thought)
+				}
+				text, xc := p.xmlCalls(text, len(calls))
 				texts = append(texts, text)
 				calls = append(calls, xc...)
 			} else {
@@ -160,8 +168,14 @@ func (p *parser) assistant(msg message, ts time.Time, key string) {
 		case "thinking", "reasoning", "redacted_thinking":
 			thoughts = append(thoughts, textutil.Join("", b.Thinking, b.Text))
 		case "tool_use":
-			calls = append(calls, textutil.NewToolCall(b.ID, b.Name, b.Input))
 			p.pending[b.ID] = b.Name
+			if answer, ok := completion(b); ok {
+				// A native attempt_completion (Roo Code) carries the
+				// answer, as its XML form does.
+				texts = append(texts, answer)
+				continue
+			}
+			calls = append(calls, textutil.NewToolCall(b.ID, b.Name, b.Input))
 		}
 	}
 	m.Content = strings.TrimSpace(textutil.Join("\n\n", texts...))
@@ -172,12 +186,52 @@ func (p *parser) assistant(msg message, ts time.Time, key string) {
 	}
 }
 
+// thinkingRE is the task format's reasoning, written in the reply's text
+// by models that had no thinking of their own.
+var thinkingRE = regexp.MustCompile(`(?s)<thinking>(.*?)</thinking>`)
+
+// thinkingTags takes the <thinking> parts out of a task-format reply.
+func thinkingTags(text string) (rest, thought string) {
+	var parts []string
+	for _, mm := range thinkingRE.FindAllStringSubmatch(text, -1) {
+		parts = append(parts, strings.TrimSpace(mm[1]))
+	}
+	if len(parts) == 0 {
+		return text, ""
+	}
+	return thinkingRE.ReplaceAllString(text, ""), strings.Join(parts, "\n\n")
+}
+
+// completion is the answer of an attempt_completion tool call (its result)
+// or plan_mode_respond (its response).
+func completion(b block) (string, bool) {
+	var in struct {
+		Result   *string `json:"result"`
+		Response *string `json:"response"`
+	}
+	if json.Unmarshal(b.Input, &in) != nil {
+		return "", false
+	}
+	switch {
+	case b.Name == "attempt_completion" && in.Result != nil:
+		return *in.Result, true
+	case b.Name == "plan_mode_respond" && in.Response != nil:
+		return *in.Response, true
+	}
+	return "", false
+}
+
 var (
 	// userInputRE is Cline 3's wrapper around what the person typed.
 	userInputRE = regexp.MustCompile(`(?s)<user_input(?: [^>]*)?>(.*?)</user_input>`)
 	// typedRE are the task format's wrappers around typed text: the task,
 	// feedback on a result, an answer to a question.
 	typedRE = regexp.MustCompile(`(?s)^\s*<(task|feedback|answer|user_message)>\s*(.*?)\s*</(?:task|feedback|answer|user_message)>`)
+	// answerRE is a tool result that is only the person's words.
+	answerRE = regexp.MustCompile(`(?s)^\s*<user_message>(.*)</user_message>\s*$`)
+	// cwdRE is where the extensions' environment details name the
+	// workspace a task runs in.
+	cwdRE = regexp.MustCompile(`# Current Working Directory \(([^)\n]+)\) Files`)
 	// resultRE starts a task-format tool result: "[read_file for 'x'] Result:".
 	resultRE = regexp.MustCompile(`(?s)^\[([a-z_]+)(?: for '.*?')?\] Result:\s*`)
 )
@@ -188,7 +242,21 @@ var (
 func (p *parser) user(msg message, ts time.Time, key string) {
 	var typed, agent []string
 	tools := 0
+	// open is the tool row of a "[tool] Result:" block that stood alone:
+	// the extensions until 2025 wrote the result as the next block
+	// (Roo Code's presentAssistantMessage.ts pushToolResult at 7cea2e8).
+	open := -1
 	for i, b := range blocks(msg.Content) {
+		if open >= 0 && b.Type == "text" {
+			body := strings.TrimSpace(b.Text)
+			p.msgs[open].Content = body
+			if failedText(body) || strings.Contains(body, "<error>") {
+				p.msgs[open].FinishReason = "error"
+			}
+			open = -1
+			continue
+		}
+		open = -1
 		switch b.Type {
 		case "tool_result":
 			name := b.Name
@@ -196,9 +264,18 @@ func (p *parser) user(msg message, ts time.Time, key string) {
 				name = p.pending[b.ToolUseID]
 			}
 			text, failed := resultText(b.Content)
+			if p.m.Task {
+				if mm := answerRE.FindStringSubmatch(text); mm != nil {
+					// The person's answer to a question or to a
+					// completion (Roo Code's AskFollowupQuestionTool,
+					// AttemptCompletionTool): typed, not a tool's output.
+					typed = append(typed, strings.TrimSpace(mm[1]))
+					continue
+				}
+			}
 			tm := store.Message{SessionID: p.m.ID, Role: "tool", Content: text, ToolCallID: b.ToolUseID, ToolName: name,
 				Timestamp: ts, SourceKey: fmt.Sprintf("%s:tool:%d", key, i)}
-			if failed || b.IsError {
+			if failed || b.IsError || failedText(text) {
 				tm.FinishReason = "error"
 			}
 			p.msgs = append(p.msgs, tm)
@@ -225,23 +302,42 @@ func (p *parser) user(msg message, ts time.Time, key string) {
 				body := strings.TrimSpace(t[mm[1]:])
 				tm := store.Message{SessionID: p.m.ID, Role: "tool", Content: body, ToolName: name, ToolCallID: p.takeXML(name),
 					Timestamp: ts, SourceKey: fmt.Sprintf("%s:tool:%d", key, i)}
-				if strings.HasPrefix(body, "The tool execution failed") || strings.Contains(body, "<error>") {
+				if failedText(body) || strings.Contains(body, "<error>") {
 					tm.FinishReason = "error"
 				}
 				p.msgs = append(p.msgs, tm)
 				tools++
+				if body == "" {
+					open = len(p.msgs) - 1
+				}
 			case strings.TrimSpace(t) != "":
 				agent = append(agent, strings.TrimSpace(t))
+				if mm := cwdRE.FindStringSubmatch(t); mm != nil && p.m.Cwd == "" {
+					p.m.Cwd = mm[1]
+				}
 			}
 		case "image":
 			typed = append(typed, "[image]")
 		}
 	}
+	if msg.IsSummary {
+		// The condensed history: what the person typed and the
+		// environment details alike are the summary's.
+		summary := append(typed, agent...)
+		if len(summary) > 0 {
+			p.msgs = append(p.msgs, store.Message{SessionID: p.m.ID, Role: "user", Content: strings.Join(summary, "\n\n"), Timestamp: ts, SourceKey: key, DisplayKind: store.DisplayKindCompaction})
+		}
+		return
+	}
 	if len(typed) > 0 {
 		kind := ""
-		if p.m.Agent {
+		if p.m.Agent && (!p.m.Task || p.typed == 0) {
+			// A sub-agent's prompts are its parent's; in a task-format
+			// sub-task only the first (the task the parent gave), the
+			// rest are the person's answers.
 			kind = store.DisplayKindAgent
 		}
+		p.typed++
 		p.msgs = append(p.msgs, store.Message{SessionID: p.m.ID, Role: "user", Content: strings.Join(typed, "\n\n"), Timestamp: ts, SourceKey: key, DisplayKind: kind})
 	}
 	if len(agent) > 0 {
@@ -251,6 +347,22 @@ func (p *parser) user(msg message, ts time.Time, key string) {
 		}
 		p.msgs = append(p.msgs, store.Message{SessionID: p.m.ID, Role: "user", Content: strings.Join(agent, "\n\n"), Timestamp: ts, SourceKey: k, DisplayKind: store.DisplayKindAgent})
 	}
+}
+
+// failedText reports a tool result that says the tool failed: Cline's
+// "The tool execution failed …", or Roo Code's JSON answers
+// {"status":"error"|"denied", …} (src/core/prompts/responses.ts).
+func failedText(text string) bool {
+	if strings.HasPrefix(text, "The tool execution failed") {
+		return true
+	}
+	if !strings.HasPrefix(text, `{"status":`) {
+		return false
+	}
+	var r struct {
+		Status string `json:"status"`
+	}
+	return json.Unmarshal([]byte(text), &r) == nil && (r.Status == "error" || r.Status == "denied")
 }
 
 // resultText flattens a tool_result's content: a string, text blocks, or
@@ -378,9 +490,13 @@ func (p *parser) Result() importer.Result {
 		return importer.Result{}
 	}
 	s := store.Session{
-		ID: p.m.ID, Source: SourceName, Model: p.m.Model, Title: textutil.Title(p.m.Title), Cwd: p.m.Cwd,
+		ID: p.m.ID, Source: p.source(), Model: p.m.Model, Title: textutil.Title(p.m.Title), Cwd: p.m.Cwd,
 		StartedAt: firstTime(textutil.ParseTime(p.m.Started), p.first), EndedAt: firstTime(textutil.ParseTime(p.m.Ended), p.last),
 		InputTokens: p.in, OutputTokens: p.out, CacheReadTokens: p.cr, CacheWriteTokens: p.cw,
+	}
+	if p.in == 0 && p.out == 0 {
+		s.InputTokens, s.OutputTokens, s.CacheReadTokens, s.CacheWriteTokens = p.m.In, p.m.Out, p.m.CacheRead, p.m.CacheWrite
+		s.EstimatedCostUSD = p.m.Cost
 	}
 	if p.m.Agent && p.m.Parent != "" {
 		s.ParentID = p.m.Parent
@@ -397,14 +513,17 @@ func (p *parser) Result() importer.Result {
 	}
 	if s.Title == "" && p.m.Task {
 		s.Title = textutil.Title(strings.TrimSuffix(filepath.Base(p.file), ".json"))
-		for _, m := range p.msgs {
-			if m.Role == "user" && m.DisplayKind == "" {
-				s.Title = textutil.Title(m.Content)
-				break
-			}
-		}
+		s.Title = textutil.PromptTitle(p.msgs)
 	}
 	return importer.Result{Sessions: []store.Session{s}, Overwrite: true, Messages: p.msgs}
+}
+
+// source is the session source the meta line names, else SourceName.
+func (p *parser) source() string {
+	if p.m.Source != "" {
+		return p.m.Source
+	}
+	return SourceName
 }
 
 func firstTime(ts ...time.Time) time.Time {

@@ -65,7 +65,12 @@ func (*Source) DefaultPaths() []string {
 // archived_sessions folder, any folder below, or single files), dropping a
 // .jsonl.zst whose plain .jsonl exists, oldest first (so fork parents
 // usually precede forks).
-func (*Source) Discover(paths []string) ([]string, error) {
+func (*Source) Discover(paths []string) ([]string, error) { return DiscoverRollouts(paths) }
+
+// DiscoverRollouts is Discover for any agent that keeps Codex's layout (a
+// home with sessions/ and archived_sessions/ of rollout-*.jsonl): Codex and
+// its forks.
+func DiscoverRollouts(paths []string) ([]string, error) {
 	roots := func(dir string) []string {
 		if sub := []string{filepath.Join(dir, "sessions"), filepath.Join(dir, "archived_sessions")}; importer.IsDir(sub[0]) || importer.IsDir(sub[1]) {
 			return sub // a CODEX_HOME: not its history.jsonl, logs or caches
@@ -99,21 +104,7 @@ func (*Source) Discover(paths []string) ([]string, error) {
 
 // Import brings one rollout up to date.
 func (s *Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
-	var last *parser
-	np := func() importer.LineParser {
-		last = newParser(file)
-		return last
-	}
-	var rep importer.Report
-	var err error
-	switch {
-	case strings.HasSuffix(file, ".zst"):
-		rep, err = importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openZstd(file) }, np)
-	case strings.HasSuffix(file, ".json"):
-		rep, err = importer.ImportWhole(ctx, st, SourceName, file, func() (io.ReadCloser, error) { return openLegacy(file) }, np)
-	default:
-		rep, err = importer.ImportLines(ctx, st, SourceName, file, np)
-	}
+	rep, last, err := importRollout(ctx, st, SourceName, file)
 	if err != nil {
 		return rep, err
 	}
@@ -129,6 +120,33 @@ func (s *Source) Import(ctx context.Context, st *store.Store, file string) (impo
 		s.imported[last.st.Session.ID] = true
 	}
 	return rep, nil
+}
+
+// ImportRollout brings one rollout of an agent that writes Codex's rollouts
+// (a fork of codex-rs) up to date as a session of source, read line by line
+// exactly as the codex source reads Codex's.
+func ImportRollout(ctx context.Context, st *store.Store, source, file string) (importer.Report, error) {
+	rep, _, err := importRollout(ctx, st, source, file)
+	return rep, err
+}
+
+func importRollout(ctx context.Context, st *store.Store, source, file string) (importer.Report, *parser, error) {
+	var last *parser
+	np := func() importer.LineParser {
+		last = newParser(file, source)
+		return last
+	}
+	var rep importer.Report
+	var err error
+	switch {
+	case strings.HasSuffix(file, ".zst"):
+		rep, err = importer.ImportWhole(ctx, st, source, file, func() (io.ReadCloser, error) { return openZstd(file) }, np)
+	case strings.HasSuffix(file, ".json"):
+		rep, err = importer.ImportWhole(ctx, st, source, file, func() (io.ReadCloser, error) { return openLegacy(file) }, np)
+	default:
+		rep, err = importer.ImportLines(ctx, st, source, file, np)
+	}
+	return rep, last, err
 }
 
 // homeOf is the CODEX_HOME holding a rollout (the parent of its sessions

@@ -109,9 +109,10 @@ type echo struct {
 
 // parser reads one Codex rollout.
 type parser struct {
-	file string
-	st   state
-	msgs []store.Message
+	file   string
+	source string // the session source: codex, or a fork writing the same rollouts
+	st     state
+	msgs   []store.Message
 }
 
 // parserVersion changes whenever the same lines produce different rows, so
@@ -127,8 +128,8 @@ const parserVersion = 2
 // (importer.Versioned).
 func (p *parser) Version() int { return parserVersion }
 
-func newParser(file string) *parser {
-	return &parser{file: file, st: state{Tools: map[string]string{}, Echo: map[string][]echo{}}}
+func newParser(file, source string) *parser {
+	return &parser{file: file, source: source, st: state{Tools: map[string]string{}, Echo: map[string][]echo{}}}
 }
 
 // Restore loads the state saved at the cursor.
@@ -153,7 +154,7 @@ func (p *parser) ensureSession(ts time.Time) {
 	if s.ID == "" {
 		// The conversation id of rollout-<date>-<uuid>.jsonl.
 		s.ID = textutil.IDFromName(p.file)
-		s.Source = SourceName
+		s.Source = p.source
 	}
 	if !ts.IsZero() {
 		if s.StartedAt.IsZero() || ts.Before(s.StartedAt) {
@@ -258,7 +259,7 @@ func (p *parser) meta(m meta, ts time.Time) {
 	s := &p.st.Session
 	if m.ID != "" && s.ID == "" {
 		s.ID = m.ID
-		s.Source = SourceName
+		s.Source = p.source
 	}
 	if mt, err := time.Parse(time.RFC3339Nano, m.Timestamp); err == nil {
 		ts = mt

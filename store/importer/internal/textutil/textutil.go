@@ -11,6 +11,8 @@ import (
 	"time"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/recall-dev/recall/store"
 )
 
 // MaxTitle is Hermes's MAX_TITLE_LENGTH.
@@ -197,4 +199,15 @@ func IDFromName(path string) string {
 		return m[len(m)-1]
 	}
 	return strings.TrimSuffix(base, filepath.Ext(base))
+}
+
+// PromptTitle is the title of a session that has none of its own: its
+// first prompt (a user row without a display kind), or "".
+func PromptTitle(msgs []store.Message) string {
+	for _, m := range msgs {
+		if m.Role == "user" && m.DisplayKind == "" {
+			return Title(m.Content)
+		}
+	}
+	return ""
 }

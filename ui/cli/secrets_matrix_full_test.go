@@ -1,0 +1,6 @@
+//go:build heavy
+
+package cli
+
+// fullMatrix: the heavy suite checks every cell of the matrix.
+const fullMatrix = true
