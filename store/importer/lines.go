@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/store"
@@ -45,10 +46,10 @@ type Versioned interface {
 // (Kiro CLI's JSONL journal of a conversation its data.sqlite3 keeps too,
 // Antigravity's full transcript beside the truncated one): Claim runs in
 // the import's transaction after the batch's sessions are written and
-// before its messages are, so the other file's rows go and these come in
-// one commit, or neither does.
+// before its messages (msgs) are, so the other file's rows go and these
+// come in one commit, or neither does.
 type Claimer interface {
-	Claim(tx *store.Tx, p Plan) error
+	Claim(tx *store.Tx, p Plan, msgs []store.Message) error
 }
 
 // Result is what a LineParser produced from one file.
@@ -70,8 +71,11 @@ type Tally struct {
 // Malformed counts a record that could not be parsed and notes file:line.
 func (t *Tally) Malformed(format string, a ...any) { t.rep.Problemf(t.file, t.Line, format, a...) }
 
-// Skip counts a record skipped on purpose (bookkeeping, unknown type).
-func (t *Tally) Skip() { t.rep.Skipped++ }
+// Skip counts a record skipped on purpose, and why: the record's type
+// when the agent keeps it for itself ("progress", "file-history-snapshot"),
+// else a short plural phrase ("empty messages", "system prompts"). The
+// import's summary groups the skipped records by it.
+func (t *Tally) Skip(why ...string) { t.rep.Skip(strings.Join(why, " ")) }
 
 // NewTally returns a Tally adding to rep for file (for parsers used outside
 // ImportLines, such as a whole-file format or standard input).
@@ -161,7 +165,7 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 			b.Messages = DropTooLarge(b.Messages, p.Path, &r)
 			if c, ok := parser.(Claimer); ok {
 				plan := p
-				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan) }
+				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan, b.Messages) }
 			}
 			n, err := Commit(tx, p, b)
 			if err != nil {
