@@ -97,9 +97,13 @@ func (tx *Tx) keepEarlier(sid, key string, row keyedRow) error {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
+	// Searched as compacted rows are (compacted = 1), unless the text was
+	// never searched: an earlier version of a hidden or rewound message
+	// stays out of search (active = 0, compacted = 0: Hermes's rewound).
+	searched := (row.active || row.compacted) && row.kind != DisplayKindHidden
 	old := Message{SessionID: sid, Role: row.role, Content: row.content, ToolCallID: row.callID, ToolCalls: row.calls,
 		ToolName: row.tool, Reasoning: row.reasoning, FinishReason: row.fin, TokenCount: row.tokens,
-		Timestamp: fromEpoch(row.ts), Inactive: true, Compacted: true, DisplayKind: DisplayKindEarlier,
+		Timestamp: fromEpoch(row.ts), Inactive: true, Compacted: searched, DisplayKind: DisplayKindEarlier,
 		SourceKey: key + earlierKeyTag + hex.EncodeToString(h.Sum(nil)[:12])}
 	if !tx.s.layout.hasDisplayState() {
 		return nil // a Hermes file before v11 cannot mark it: it keeps the new text only

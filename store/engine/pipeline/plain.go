@@ -190,7 +190,6 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	accs, touched = nil, nil
 
 	// List the best sessions that pass the filters, in key order.
-	filter, fargs := fill.Where(e.layout, f)
 	var listed []*collect.Sess
 	shown, most := 0, PlainListed
 	if f.SessionLimit > 0 {
@@ -198,7 +197,7 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	}
 	for next := 0; next < ranking.Len() && len(listed) < most && shown < f.Limit; {
 		batch := ranking.Next(next, most-len(listed))
-		if err := fill.Sessions(c, e.layout, batch, meta, filter, fargs, plainSessionHits); err != nil {
+		if err := fill.Sessions(c, e.layout, batch, meta, f, plainSessionHits); err != nil {
 			return res, err
 		}
 		for _, se := range batch {

@@ -226,12 +226,18 @@ kind sort many much likely able recently currently usually often`) {
 // RelaxSyntax turns a query with FTS5 syntax into plain words: quotes,
 // prefix stars, carets, parentheses and column names become spaces and
 // AND/OR/NEAR plain words. ok is false when the query excludes something
-// (NOT, -word): its words alone would find what it asked to leave out.
+// (NOT, -word): its words alone would find what it asked to leave out;
+// and when it quotes an identifier ("GEMINI-MD-MARKER-heron",
+// "docker-compose": one word joined by - . _ / @): that exact spelling was
+// asked for, and any one of its parts ("md", "marker") is not it.
 func RelaxSyntax(raw string, columns []string) (string, bool) {
 	for _, t := range lex(raw, columns) {
 		if t.Kind == TokNot {
 			return "", false
 		}
+	}
+	if slices.ContainsFunc(quotedParts(raw), identifier) {
+		return "", false
 	}
 	out := strings.Map(func(r rune) rune {
 		if strings.ContainsRune("\"*^():", r) {
@@ -246,6 +252,23 @@ func RelaxSyntax(raw string, columns []string) (string, bool) {
 		}
 	}
 	return strings.Join(fields, " "), len(fields) > 0
+}
+
+// quotedParts are the texts between balanced double quotes in raw.
+func quotedParts(raw string) []string {
+	parts := strings.Split(raw, `"`)
+	var out []string
+	for i := 1; i+1 < len(parts); i += 2 {
+		out = append(out, parts[i])
+	}
+	return out
+}
+
+// identifier reports whether s is one whitespace-free compound of two or
+// more words (GEMINI-MD-MARKER-heron, v1.2, user@host).
+func identifier(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.IndexFunc(s, unicode.IsSpace) < 0 && strings.IndexFunc(s, isJoiner) > 0 && len(analysis.WordRuns(s)) >= 2
 }
 
 // Expr is the FTS5 expression of one plain word: the OR of its forms.

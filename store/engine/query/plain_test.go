@@ -136,6 +136,12 @@ func TestRelaxSyntax(t *testing.T) {
 		{`content: docker`, `content docker`, true},
 		{`deploy NOT rollback`, "", false},
 		{`deploy -rollback`, "", false},
+		{`"GEMINI-MD-MARKER-heron"`, "", false},
+		{`setup "docker-compose" networking`, "", false},
+		{`docker-compose networking`, `docker-compose networking`, true},
+		{`"Charlotte's Web" author`, `Charlotte's Web author`, true},
+		{`"v1.2"`, "", false},
+		{`"say "GEMINI-MD" twice`, `say GEMINI-MD twice`, true},
 	}
 	for _, c := range cases {
 		got, ok := RelaxSyntax(c.query, []string{"content"})
