@@ -94,7 +94,7 @@ func (s *scoreboard) String() string {
 
 // discoverSessions asks session_search as an agent does and returns the
 // sessions of its answer, best first.
-func discoverSessions(b *testing.B, tool *Tool, query string) []string {
+func discoverSessions(b testing.TB, tool *Tool, query string) []string {
 	resp := tool.Call(context.Background(), Request{Query: query, Limit: recall.MaxSessions, Fields: []string{"session_id"}})
 	if resp.IsError {
 		b.Fatalf("session_search %q: %s", query, resp.JSON)
@@ -136,7 +136,7 @@ func baselineSessions(b *testing.B, st *store.Store, query string) []string {
 	return out[:min(len(out), recall.MaxSessions)]
 }
 
-func openImported(b *testing.B, name string, data []byte) *store.Store {
+func openImported(b testing.TB, name string, data []byte) *store.Store {
 	ctx := context.Background()
 	st, err := store.Open(ctx, filepath.Join(b.TempDir(), name+".db"), store.Options{Create: true})
 	if err != nil {

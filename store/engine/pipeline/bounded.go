@@ -7,6 +7,7 @@ import (
 	"github.com/recall-dev/recall/store/engine/collect"
 	"github.com/recall-dev/recall/store/engine/fill"
 	"github.com/recall-dev/recall/store/engine/highlight"
+	"github.com/recall-dev/recall/store/engine/plan"
 	"github.com/recall-dev/recall/store/engine/postings"
 	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/engine/score"
@@ -45,12 +46,43 @@ var (
 	plainSessionsBonus = 40
 )
 
+// readWords reads each word's rows: a word from the words index
+// (postings.ReadWords), a CJK word from the index a query of that word
+// alone is routed to (plan.Route: trigram for 3+ characters, recall's
+// bigram index for 1-2, a scan on a file with neither), which res then
+// names.
+func (e *Engine) readWords(c engine.Conn, pq *query.Plain, res *engine.Result) (postings.Words, error) {
+	words, err := e.ix.ReadWords(c, pq)
+	if err != nil {
+		return words, err
+	}
+	for i, w := range pq.Words {
+		if !w.CJK {
+			continue
+		}
+		q := query.Parse(query.QuoteFTS(w.Text), e.layout.Columns(), false)
+		attempts := plan.Route(q, engine.Filter{Phase: engine.PhaseFirst}, e.layout)
+		if len(attempts) == 0 {
+			continue
+		}
+		a := attempts[0]
+		if res.Index == engine.IndexUnicode61 {
+			res.Index = a.Index
+		}
+		if err := postings.CJKWordRows(c, &words, i, a.Table, a.Expr, a.ExprArgs); err != nil {
+			words.Done()
+			return words, err
+		}
+	}
+	return words, nil
+}
+
 // searchPlainBounded answers a plain query at session level from the
 // newest matches of each word, on a file whose index plain.go does not read.
 func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
 	res := engine.Result{Index: engine.IndexUnicode61, Complete: true}
 	n := len(pq.Words)
-	words, err := e.ix.ReadWords(c, &pq)
+	words, err := e.readWords(c, &pq, &res)
 	if err != nil {
 		return res, err
 	}
@@ -66,7 +98,7 @@ func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filt
 	} else if fixed {
 		pq.Suggestion = note
 		words.Done()
-		if words, err = e.ix.ReadWords(c, &pq); err != nil {
+		if words, err = e.readWords(c, &pq, &res); err != nil {
 			return res, err
 		}
 	}

@@ -82,6 +82,11 @@ func describePlain(res *engine.Result, pq query.Plain) {
 // searchPlain answers a plain query at session level; no hits is not an
 // error (the caller then tries the ordinary route, which finds substrings).
 func (e *Engine) searchPlain(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
+	if pq.HasCJK() {
+		// A CJK word is read from the CJK indexes, by SQL: ranked as on a
+		// file whose index full ranking does not read.
+		return e.searchPlainBounded(c, pq, f)
+	}
 	// Every match, from the index, where it reads it.
 	if res, err := e.searchPlainExact(c, pq, f); !errors.Is(err, postings.ErrNotApplicable) {
 		return res, err
