@@ -142,3 +142,35 @@ func (s *Store) IndexDeferredTrigram(ctx context.Context, progress func(left int
 		}
 	}
 }
+
+// FinishDeferredTrigram indexes, in the background, the rows an earlier
+// import left out of the trigram index (its pass was stopped: a disk that
+// filled up, an import killed, a file copied mid-import), so that they do
+// not wait for the next import or watch: the TUI and the MCP server call
+// it when they open the store. Searches find those rows meanwhile by a
+// scan (route.go's gaps). It stops when the index is complete, ctx ends
+// or the store closes; a failure (the disk still full) leaves the rest to
+// the next try, as every chunk is a transaction of its own.
+func (s *Store) FinishDeferredTrigram(ctx context.Context) {
+	if s.readOnly || s.writer == nil || s.deferTrigram.Load() {
+		return
+	}
+	if n, err := s.DeferredTrigram(ctx); err != nil || n == 0 {
+		return
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	s.mu.Lock()
+	if s.closed {
+		s.mu.Unlock()
+		cancel()
+		return
+	}
+	s.stopBackground = append(s.stopBackground, cancel)
+	s.background.Add(1)
+	s.mu.Unlock()
+	go func() {
+		defer s.background.Done()
+		defer cancel()
+		_ = s.IndexDeferredTrigram(ctx, nil)
+	}()
+}

@@ -30,6 +30,15 @@ func (tx *Tx) MoveImportFile(from, to string) error {
 	return nil
 }
 
+// DropImportFile removes the record of path (a relative path another
+// record of the same file, by its absolute path, supersedes).
+func (tx *Tx) DropImportFile(path string) error {
+	if err := tx.c.run("DELETE FROM recall_import_files WHERE path = ?", path); err != nil {
+		return fmt.Errorf("drop import state of %s: %w", path, err)
+	}
+	return nil
+}
+
 // SetImportIdent records the identity of a file imported before identities
 // were kept.
 func (tx *Tx) SetImportIdent(path, ident string) error {

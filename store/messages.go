@@ -146,9 +146,15 @@ func messageBytes(m *Message) int {
 // rest of its file.
 func CheckMessageSize(m Message) error {
 	if n := messageBytes(&m); n > MaxMessageBytes {
-		return fmt.Errorf("%w: the message is %.1f MB, more than the %d MB recall stores", ErrTooLarge, float64(n)/(1<<20), MaxMessageBytes>>20)
+		return TooLargeError(int64(n))
 	}
 	return nil
+}
+
+// TooLargeError is the ErrTooLarge error of a message of n bytes (an
+// importer that measured a message without holding it says so with it).
+func TooLargeError(n int64) error {
+	return fmt.Errorf("%w: the message is %.1f MB, more than the %d MB recall stores", ErrTooLarge, float64(n)/(1<<20), MaxMessageBytes>>20)
 }
 
 // cleanContent removes the snippet marker runes so a stored text can never

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 )
 
@@ -26,7 +27,9 @@ func (s *Store) SourceGone(ctx context.Context) (map[string]bool, error) {
 			continue
 		}
 		_, err := os.Stat(f.Path)
-		missing := errors.Is(err, fs.ErrNotExist)
+		// A relative path (an older recall kept it as typed) is only known
+		// to be gone from the folder it was typed in: from here, it is not.
+		missing := errors.Is(err, fs.ErrNotExist) && filepath.IsAbs(f.Path)
 		for _, id := range strings.Fields(f.Sessions) {
 			if missing {
 				gone[id] = true

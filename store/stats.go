@@ -23,6 +23,9 @@ type Stats struct {
 	Backend        string           `json:"backend"`
 	Layout         string           `json:"fts_layout"`
 	PendingCJKRows int64            `json:"pending_cjk_rows"`
+	// PendingTrigramRows counts the message ids an import left out of the
+	// trigram index (its pass was stopped); searches scan them meanwhile.
+	PendingTrigramRows int64 `json:"pending_trigram_rows"`
 	// SessionsSourceGone counts the sessions whose source files the agent
 	// deleted: recall keeps them (SourceGone).
 	SessionsSourceGone int64 `json:"sessions_source_gone"`
@@ -89,6 +92,17 @@ func (s *Store) Stats(ctx context.Context) (Stats, error) {
 		if s.layout.hasCJK {
 			if st.PendingCJKRows, _, err = c.scalarInt("SELECT count(*) FROM recall_cjk_pending"); err != nil {
 				return err
+			}
+		}
+		if s.layout.hasTrigram && s.layout.hasImportMeta {
+			from, to, ok, err := c.deferredRange()
+			if err != nil {
+				return err
+			}
+			if ok {
+				if st.PendingTrigramRows, _, err = c.scalarInt("SELECT count(*) FROM messages WHERE id > ? AND id <= ?", from, to); err != nil {
+					return err
+				}
 			}
 		}
 		// This SQLite build has no dbstat: measure each FTS table by the bytes

@@ -73,6 +73,10 @@ type Store struct {
 	// deferTrigram: bulk inserts leave the trigram index to a later pass
 	// (SetDeferTrigram, deferred_trigram.go).
 	deferTrigram atomic.Bool
+	// background: FinishDeferredTrigram's pass, stopped and waited for by
+	// Close (stopBackground, under mu).
+	background     sync.WaitGroup
+	stopBackground []context.CancelFunc
 	// engine is the search engine (store/engine/pipeline), made once the
 	// layout is known: it keeps the caches ranking reads between searches.
 	engine *pipeline.Engine
@@ -352,6 +356,12 @@ func (s *Store) Close() error {
 		return nil
 	}
 	s.closed = true
+	for _, stop := range s.stopBackground {
+		stop()
+	}
+	s.mu.Unlock()
+	s.background.Wait()
+	s.mu.Lock()
 	conns := s.all
 	s.all = nil
 	s.mu.Unlock()

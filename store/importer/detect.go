@@ -43,12 +43,14 @@ func FormatOf(source string) Format {
 	return Format{Source: source, Alias: source, What: "a " + source + " file"}
 }
 
-// Bounds of the sniffing: the records it reads, the longest line it keeps
-// and the largest whole-file JSON document it parses.
+// Bounds of the sniffing: the records it reads, the longest line it keeps,
+// the largest whole-file JSON document it parses and the bytes it reads of
+// a file of lines.
 const (
 	detectRecords = 20
 	detectLine    = 8 << 20
 	detectDoc     = 64 << 20
+	detectScan    = 32 << 20
 )
 
 // Detect names the format of the file at path from its first bytes and
@@ -77,7 +79,8 @@ func Detect(path string) Format {
 		return Format{}
 	}
 	votes := map[Format]int{}
-	lr := lines.NewReader(f, 0, 0)
+	// Within detectScan bytes: a 10 GB file of zeros is one endless line.
+	lr := lines.NewReader(io.LimitReader(f, detectScan), 0, 0)
 	lr.SetLimit(detectLine)
 	for n := 0; n < detectRecords && lr.Next(); {
 		l := lr.Line()

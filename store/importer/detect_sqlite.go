@@ -19,33 +19,46 @@ var (
 	FormatDevin       = Format{Source: "devin", Alias: "devin", What: "the Devin CLI's sessions.db"}
 )
 
-// detectSQLite names a SQLite database by its tables; a database it cannot
-// read, or one with none of these tables, is taken for Hermes's, as before.
+// detectSQLite names a SQLite database by its tables; one with none of an
+// agent's is taken for Hermes's, as before. A database it cannot read
+// (locked by its app, refused by sqlitero's bounds) is the zero Format:
+// no hint is better than a wrong one.
 func detectSQLite(path string) Format {
 	db, err := sqlitero.Open(context.Background(), path)
 	if err != nil {
-		return FormatHermes
+		return Format{}
 	}
 	defer db.Close()
+	var readErr error
 	has := func(table, col string) bool {
+		if readErr != nil {
+			return false
+		}
 		cols, err := db.Columns(table)
+		readErr = err
 		return err == nil && cols[col]
 	}
+	var f Format
 	switch {
 	case has("cursorDiskKV", "key"):
-		return FormatCursor
+		f = FormatCursor
 	case has("messages", "parts"):
-		return FormatCrush
+		f = FormatCrush
 	case has("messages", "content_json"):
-		return FormatGoose
+		f = FormatGoose
 	case has("blobs", "data") && has("meta", "value"):
-		return FormatCursorAgent
+		f = FormatCursorAgent
 	case has("threads", "data_type"):
-		return FormatZed
+		f = FormatZed
 	case has("agent_conversations", "conversation_data") || has("ai_queries", "exchange_id"):
-		return FormatWarp
+		f = FormatWarp
 	case has("message_nodes", "chat_message"):
-		return FormatDevin
+		f = FormatDevin
+	default:
+		f = FormatHermes // as before: the SQLite database recall reads by default
 	}
-	return FormatHermes
+	if readErr != nil {
+		return Format{}
+	}
+	return f
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/jsonstream"
 )
 
 // window is how many bytes at the head of a file, and before the resume
@@ -345,12 +346,17 @@ func dropLeftBehind(tx *store.Tx, ids []string, produced []store.Session) ([]str
 
 // DropTooLarge returns msgs without the messages larger than the store
 // keeps (a reply merged from several lines can pass every line's bound and
-// still be too large), each reported as one problem of file, so that it
-// costs only itself and never the file's other records.
+// still be too large, and a streamed export holds a string too long to
+// keep as jsonstream's placeholder), each reported as one problem of file,
+// so that it costs only itself and never the file's other records.
 func DropTooLarge(msgs []store.Message, file string, rep *Report) []store.Message {
 	out := msgs[:0]
 	for _, m := range msgs {
-		if err := store.CheckMessageSize(m); err != nil {
+		err := store.CheckMessageSize(m)
+		if n, held := oversize(m); err == nil && held {
+			err = store.TooLargeError(n)
+		}
+		if err != nil {
 			rep.Malformed++
 			rep.note(Problem{File: file, Msg: fmt.Sprintf("a %s message of session %s at %s: %v: skipped", m.Role, m.SessionID, m.Timestamp.UTC().Format(time.RFC3339), err)})
 			continue
@@ -358,6 +364,19 @@ func DropTooLarge(msgs []store.Message, file string, rep *Report) []store.Messag
 		out = append(out, m)
 	}
 	return out
+}
+
+// oversize reports whether a field of m holds the placeholder of a string
+// that was too long to read, and how large m then really is.
+func oversize(m store.Message) (int64, bool) {
+	var total int64
+	any := false
+	for _, f := range []string{m.Content, m.ToolCalls, m.Reasoning, m.ToolName, m.ToolCallID, m.FinishReason} {
+		n, ok := jsonstream.Oversize(f)
+		total += n
+		any = any || ok
+	}
+	return total, any
 }
 
 // MarkUnchanged records a file whose size or mtime moved without new

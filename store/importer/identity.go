@@ -2,6 +2,7 @@ package importer
 
 import (
 	"bytes"
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
@@ -9,6 +10,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/recall-dev/recall/store"
 )
@@ -68,6 +71,12 @@ func adoptMoved(tx *store.Tx, source, path, ident string, fi os.FileInfo, whole 
 		if r.Path == path {
 			continue
 		}
+		if !filepath.IsAbs(r.Path) && sameFile(r.Path, path) {
+			// The same file, recorded by the relative path it was once
+			// given as (an older recall kept paths as typed).
+			pick = r
+			break
+		}
 		if _, err := os.Lstat(r.Path); !errors.Is(err, fs.ErrNotExist) {
 			continue // still there: a copy, not a move
 		}
@@ -87,4 +96,69 @@ func adoptMoved(tx *store.Tx, source, path, ident string, fi os.FileInfo, whole 
 	}
 	pick.Path = path
 	return *pick, true, nil
+}
+
+// sameFile reports whether a and b name one file.
+func sameFile(a, b string) bool {
+	ai, err1 := os.Stat(a)
+	bi, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
+}
+
+// AbsolutePaths moves the records an older recall kept under a relative
+// path (`import jsonl assets/demo/x.jsonl`, as typed) to the absolute path
+// of the file they name from the current folder, when it is that file (its
+// identity, or with none recorded its size, matches); a record of the
+// absolute path already there wins. The rest move when their file is
+// imported again by any path (adoptMoved), and are never counted as gone
+// meanwhile (store.SourceGone). `recall import` and `recall watch` call it
+// first.
+func AbsolutePaths(ctx context.Context, st *store.Store) error {
+	files, err := st.ImportFiles(ctx)
+	if err != nil {
+		return err
+	}
+	type move struct{ from, to string }
+	var moves []move
+	for _, f := range files {
+		if f.Path == "-" || f.Path == "" || filepath.IsAbs(f.Path) || strings.HasPrefix(f.Path, f.Source+":") {
+			continue
+		}
+		abs, err := filepath.Abs(f.Path)
+		if err != nil {
+			continue
+		}
+		fi, err := StatRegular(abs)
+		if err != nil {
+			continue
+		}
+		if f.Ident != "" {
+			if ident, err := identOf(abs); err != nil || ident != f.Ident {
+				continue
+			}
+		} else if fi.Size() < f.Offset {
+			continue
+		}
+		moves = append(moves, move{f.Path, abs})
+	}
+	if len(moves) == 0 {
+		return nil
+	}
+	return st.Write(ctx, func(tx *store.Tx) error {
+		for _, m := range moves {
+			_, taken, err := tx.ImportFile(m.to)
+			if err != nil {
+				return err
+			}
+			if taken {
+				err = tx.DropImportFile(m.from)
+			} else {
+				err = tx.MoveImportFile(m.from, m.to)
+			}
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	})
 }

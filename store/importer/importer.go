@@ -128,15 +128,40 @@ type Report struct {
 	Files     int // files read (changed since the last import)
 	Unchanged int // files skipped because nothing changed
 	Failed    int // files that could not be imported at all
+	Deferred  int // files passed over this run (locked by their app), read on the next
 	Sessions  int // sessions created or updated
 	Messages  int // messages inserted
 	Rewritten int // stored messages the source rewrote: new text in place, the earlier kept
 	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
-	Malformed int // records that could not be parsed
-	Problems  []Problem
+	// SkipReasons counts the skipped records by why (Tally.Skip): a record
+	// type the agent keeps for itself ("progress"), "empty messages", ...
+	// Skipped counts some with no reason given.
+	SkipReasons map[string]int
+	Malformed   int // records that could not be parsed
+	Problems    []Problem
 	// ParseTime and WriteTime split the elapsed time between reading the
 	// source and writing SQLite (for benchmarks).
 	ParseTime, WriteTime time.Duration
+}
+
+// Skip counts a record skipped on purpose, and why ("empty messages", or
+// the record's type when the agent keeps it for itself).
+func (r *Report) Skip(why string) { r.SkipN(why, 1) }
+
+// SkipN counts n records skipped for the same reason.
+func (r *Report) SkipN(why string, n int) {
+	r.Skipped += n
+	r.skipped(why, n)
+}
+
+func (r *Report) skipped(why string, n int) {
+	if why == "" {
+		return
+	}
+	if r.SkipReasons == nil {
+		r.SkipReasons = map[string]int{}
+	}
+	r.SkipReasons[why] += n
 }
 
 // Problemf records a malformed record at file:line.
@@ -156,10 +181,14 @@ func (r *Report) Add(o Report) {
 	r.Files += o.Files
 	r.Unchanged += o.Unchanged
 	r.Failed += o.Failed
+	r.Deferred += o.Deferred
 	r.Sessions += o.Sessions
 	r.Messages += o.Messages
 	r.Rewritten += o.Rewritten
 	r.Skipped += o.Skipped
+	for why, n := range o.SkipReasons {
+		r.skipped(why, n)
+	}
 	r.Malformed += o.Malformed
 	r.ParseTime += o.ParseTime
 	r.WriteTime += o.WriteTime
@@ -168,19 +197,84 @@ func (r *Report) Add(o Report) {
 	}
 }
 
-// Summary is the one-line final summary.
+// Summary is the one-line final summary: "6 files (2 unchanged), 6
+// sessions, 38 messages imported, 178 records skipped, 1 malformed", with
+// the counts that are 0 left out of the parentheses and the tail.
 func (r Report) Summary() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%d files (%d unchanged", r.Files+r.Unchanged+r.Failed, r.Unchanged)
-	if r.Failed > 0 {
-		fmt.Fprintf(&b, ", %d failed", r.Failed)
+	b.WriteString(Count(r.Files+r.Unchanged+r.Failed+r.Deferred, "file", "files"))
+	var why []string
+	for _, c := range []struct {
+		n    int
+		what string
+	}{{r.Unchanged, "unchanged"}, {r.Failed, "failed"}, {r.Deferred, "passed over until the next run"}} {
+		if c.n > 0 {
+			why = append(why, fmt.Sprintf("%d %s", c.n, c.what))
+		}
 	}
-	fmt.Fprintf(&b, "), %d sessions, %d messages imported", r.Sessions, r.Messages)
+	if len(why) > 0 {
+		b.WriteString(" (" + strings.Join(why, ", ") + ")")
+	}
+	fmt.Fprintf(&b, ", %s, %s imported", Count(r.Sessions, "session", "sessions"), Count(r.Messages, "message", "messages"))
 	if r.Rewritten > 0 {
 		fmt.Fprintf(&b, ", %d rewritten (earlier text kept)", r.Rewritten)
 	}
-	fmt.Fprintf(&b, ", %d records skipped, %d malformed", r.Skipped, r.Malformed)
+	if r.Skipped > 0 {
+		b.WriteString(", " + Count(r.Skipped, "record", "records") + " skipped")
+	}
+	if r.Malformed > 0 {
+		fmt.Fprintf(&b, ", %d malformed", r.Malformed)
+	}
 	return b.String()
+}
+
+// SkipSummary groups the skipped records by why, the most first (those
+// with no reason given last, as "other"): "96 progress, 40
+// file-history-snapshot, 8 empty messages and 3 more"; "" when none were
+// skipped.
+func (r Report) SkipSummary() string {
+	type reason struct {
+		why string
+		n   int
+	}
+	var list []reason
+	named := 0
+	for why, n := range r.SkipReasons {
+		list = append(list, reason{why, n})
+		named += n
+	}
+	sort.Slice(list, func(i, j int) bool {
+		if list[i].n != list[j].n {
+			return list[i].n > list[j].n
+		}
+		return list[i].why < list[j].why
+	})
+	if other := r.Skipped - named; other > 0 {
+		list = append(list, reason{"other", other})
+	}
+	const shown = 6
+	var parts []string
+	rest := 0
+	for i, c := range list {
+		if i < shown {
+			parts = append(parts, fmt.Sprintf("%d %s", c.n, c.why))
+		} else {
+			rest += c.n
+		}
+	}
+	out := strings.Join(parts, ", ")
+	if rest > 0 {
+		out += fmt.Sprintf(" and %d more", rest)
+	}
+	return out
+}
+
+// Count is n with the noun for n: "1 file", "2 files".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
 }
 
 // Progress is reported after each file.
@@ -266,6 +360,10 @@ func Run(ctx context.Context, st *store.Store, src Source, paths []string, opt O
 			return rep, fmt.Errorf("discover %s files: %w", src.Name(), err)
 		}
 	}
+	// A file is recorded by its absolute path: a relative one holds only
+	// from the folder the import ran in (run from another, `stats` counted
+	// every session of `import jsonl assets/demo/*.jsonl` as deleted).
+	files = Absolute(files)
 	recheck := map[string]bool{}
 	if opt.Files == nil {
 		files = newestFirst(src, files)

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 	"time"
 
 	"github.com/recall-dev/recall/store"
@@ -70,8 +71,11 @@ type Tally struct {
 // Malformed counts a record that could not be parsed and notes file:line.
 func (t *Tally) Malformed(format string, a ...any) { t.rep.Problemf(t.file, t.Line, format, a...) }
 
-// Skip counts a record skipped on purpose (bookkeeping, unknown type).
-func (t *Tally) Skip() { t.rep.Skipped++ }
+// Skip counts a record skipped on purpose, and why: the record's type
+// when the agent keeps it for itself ("progress", "file-history-snapshot"),
+// else a short plural phrase ("empty messages", "system prompts"). The
+// import's summary groups the skipped records by it.
+func (t *Tally) Skip(why ...string) { t.rep.Skip(strings.Join(why, " ")) }
 
 // NewTally returns a Tally adding to rep for file (for parsers used outside
 // ImportLines, such as a whole-file format or standard input).

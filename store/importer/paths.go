@@ -141,3 +141,16 @@ func FindMatching(paths []string, roots func(dir string) []string, skip map[stri
 	})
 	return append(named, walked...), err
 }
+
+// Absolute returns files with each path made absolute (as it resolves from
+// the current folder); a path that cannot be is kept as it is.
+func Absolute(files []string) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f
+		if a, err := filepath.Abs(f); err == nil && f != "-" {
+			out[i] = a
+		}
+	}
+	return out
+}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+
+	"github.com/recall-dev/recall/store/importer/internal/jsonstream"
 )
 
 // DecodeProblem says in a person's terms what was wrong with a record's
@@ -16,8 +18,11 @@ import (
 func DecodeProblem(err error) string {
 	var te *json.UnmarshalTypeError
 	var se *json.SyntaxError
+	var js *jsonstream.SyntaxError
 	var msg string
 	switch {
+	case errors.As(err, &js):
+		msg = "invalid JSON: " + js.Msg
 	case errors.As(err, &te):
 		if te.Field == "" {
 			msg = fmt.Sprintf("%s, not %s", jsonKind(te.Value), goKind(te.Type))

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"time"
@@ -67,32 +68,43 @@ type problemJSON struct {
 }
 
 type importJSON struct {
-	Source          string        `json:"source"`
-	Files           int           `json:"files"`
-	Unchanged       int           `json:"unchanged"`
-	Failed          int           `json:"failed"`
-	Sessions        int           `json:"sessions"`
-	Messages        int           `json:"messages"`
-	Rewritten       int           `json:"rewritten"`
-	Skipped         int           `json:"skipped"`
-	Malformed       int           `json:"malformed"`
-	Problems        []problemJSON `json:"problems"`
-	Seconds         float64       `json:"seconds"`
-	MessagesPerSec  float64       `json:"messages_per_second"`
-	Error           string        `json:"error,omitempty"`
-	Unreadable      bool          `json:"unreadable,omitempty"` // the agent's files were found, and cannot be read (error says why)
-	RetentionNotice string        `json:"retention_notice,omitempty"`
+	Source    string `json:"source"`
+	Files     int    `json:"files"`
+	Unchanged int    `json:"unchanged"`
+	Failed    int    `json:"failed"`
+	// Deferred counts the files passed over this run (a database locked
+	// by its app): read on the next; problems says which and why.
+	Deferred int `json:"deferred"`
+	Sessions int `json:"sessions"`
+	Messages int `json:"messages"`
+	// Rewritten counts stored messages the source rewrote: the new text in
+	// place, the earlier kept as an earlier version.
+	Rewritten int `json:"rewritten"`
+	Skipped   int `json:"skipped"`
+	// SkippedBy counts the skipped records by why (a record type the agent
+	// keeps for itself, "empty messages", ...); the rest had none given.
+	SkippedBy       map[string]int `json:"skipped_by"`
+	Malformed       int            `json:"malformed"`
+	Problems        []problemJSON  `json:"problems"`
+	Seconds         float64        `json:"seconds"`
+	MessagesPerSec  float64        `json:"messages_per_second"`
+	Error           string         `json:"error,omitempty"`
+	Unreadable      bool           `json:"unreadable,omitempty"` // the agent's files were found, and cannot be read (error says why)
+	RetentionNotice string         `json:"retention_notice,omitempty"`
 }
 
 func (r importResult) json() importJSON {
 	out := importJSON{
-		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed,
-		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Rewritten: r.Report.Rewritten, Skipped: r.Report.Skipped,
+		Source: r.Source, Files: r.Report.Files, Unchanged: r.Report.Unchanged, Failed: r.Report.Failed, Deferred: r.Report.Deferred,
+		Sessions: r.Report.Sessions, Messages: r.Report.Messages, Rewritten: r.Report.Rewritten, Skipped: r.Report.Skipped, SkippedBy: map[string]int{},
 		Malformed: r.Report.Malformed, Problems: []problemJSON{},
 		Seconds: round3(r.Elapsed.Seconds()), MessagesPerSec: round3(r.rate()), RetentionNotice: r.Notice, Unreadable: r.unreadable,
 	}
 	for _, p := range r.Report.Problems {
 		out.Problems = append(out.Problems, problemJSON{File: p.File, Line: p.Line, Message: p.Msg})
+	}
+	for why, n := range r.Report.SkipReasons {
+		out.SkippedBy[why] = n
 	}
 	if r.Err != nil {
 		out.Error = r.Err.Error()
@@ -203,11 +215,17 @@ func runImport(env *Env, c *Command, args []string) error {
 		return err
 	}
 	defer st.Close()
+	boundImportMemory()
 
 	if *lockTimeout <= 0 {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}
 	ln := watchLock(st, env.Stderr, "recall import", *lockTimeout)
+	// Records an older recall kept under relative paths, by their absolute
+	// ones where they resolve from here.
+	if err := importer.AbsolutePaths(env.Ctx, st); err != nil {
+		return lockTimeoutError(err, *lockTimeout)
+	}
 	pr := newImportProgress(env, st, *asJSON)
 	defer pr.finish()
 	// Rows and the unicode61 index first, the trigram index in one pass
@@ -240,9 +258,15 @@ func runImport(env *Env, c *Command, args []string) error {
 			}
 		}
 	}
+	if !*asJSON {
+		printImportTotal(env, st, results)
+	}
 	printNotices(env, results, *asJSON)
 	if env.Ctx.Err() == nil {
 		warnAtRisk(env, st, srcs)
+	}
+	if !*asJSON && env.Ctx.Err() == nil {
+		printNextStep(env, st, results)
 	}
 	if *asJSON {
 		var err error
@@ -263,6 +287,22 @@ func runImport(env *Env, c *Command, args []string) error {
 		return errors.New("interrupted; what was imported is kept, run the import again to continue")
 	}
 	return importOutcome(env, results, *asJSON)
+}
+
+// importMemoryLimit is the soft limit on the Go heap of an import. What an
+// import holds at once is bounded (a batch, one message, a conversation's
+// index), but the collector lets garbage grow to twice the live heap
+// before it runs: a data export's million-message conversation peaked at
+// 300 MB RSS with 70 MB live. With the limit it collects sooner (its CPU
+// is capped by the runtime when live data nears the limit, as while one
+// 60 MB message is stored), and the import stays under 200 MB.
+const importMemoryLimit = 96 << 20
+
+// boundImportMemory sets importMemoryLimit unless GOMEMLIMIT says otherwise.
+func boundImportMemory() {
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(importMemoryLimit)
+	}
 }
 
 // importOutcome fails the command only when nothing could be imported
@@ -367,13 +407,16 @@ func printImportResult(w io.Writer, r importResult) {
 		return // the error goes to stderr (importOutcome)
 	}
 	fmt.Fprintf(w, "%s: %s in %s (%s msg/s)\n", r.Source, r.Report.Summary(), fmtSeconds(r.Elapsed), fmtRate(r.rate()))
+	if why := r.Report.SkipSummary(); why != "" {
+		fmt.Fprintln(w, "  records skipped, by kind: "+termtext.Sanitize(why))
+	}
 	for i, p := range r.Report.Problems {
 		if i == shownProblems {
 			break
 		}
 		fmt.Fprintln(w, "  "+termtext.Sanitize(p.String()))
 	}
-	if more := r.Report.Malformed + r.Report.Failed - min(len(r.Report.Problems), shownProblems); more > 0 && len(r.Report.Problems) > 0 {
+	if more := r.Report.Malformed + r.Report.Failed + r.Report.Deferred - min(len(r.Report.Problems), shownProblems); more > 0 && len(r.Report.Problems) > 0 {
 		fmt.Fprintf(w, "  ... and %d more\n", more)
 	}
 	if r.Err != nil && !r.nothing {
@@ -498,12 +541,20 @@ func (p *importProgress) record(pg importer.Progress) {
 
 // indexTrigram runs the deferred trigram pass, with a line saying how many
 // rows it has left on a terminal.
-func (p *importProgress) indexTrigram() error {
+func (p *importProgress) indexTrigram() (err error) {
 	total, err := p.st.DeferredTrigram(p.env.Ctx)
 	if err != nil || total == 0 {
 		return err
 	}
 	t0 := time.Now()
+	defer func() {
+		if err != nil && p.env.Ctx.Err() == nil {
+			// The rows are committed and found by a scan meanwhile: say so,
+			// and who finishes the index.
+			err = fmt.Errorf("the substring (trigram) index of %s messages is pending, searches find them by a scan until it is done, and the next import, watch, TUI or MCP server finishes it: %w",
+				termtext.Thousands(total), errors.Unwrap(err))
+		}
+	}()
 	err = p.st.IndexDeferredTrigram(p.env.Ctx, func(left int64) {
 		if p.w != nil {
 			fmt.Fprintf(p.w, "\rindexing substrings (trigram) %s %s/%s rows\x1b[K", p.bar.ViewAs(1-float64(left)/float64(total)),

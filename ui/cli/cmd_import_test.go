@@ -104,8 +104,12 @@ func TestImportJSONLFile(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "jsonl: 1 files (0 unchanged), ") || !strings.Contains(out, "1 messages imported") || !strings.Contains(out, " msg/s)") {
+	if !strings.HasPrefix(out, "jsonl: 1 file, 1 session, 1 message imported in ") || !strings.Contains(out, " msg/s)") ||
+		!strings.Contains(out, "\ndatabase: "+db+"\n") {
 		t.Fatalf("text output:\n%s", out)
+	}
+	if !strings.HasSuffix(errOut, "next: `recall --db "+db+"` to browse and search them (`recall --db "+db+" search QUERY` in a script)\n") {
+		t.Errorf("the last line of stderr is not the next step:\n%s", errOut)
 	}
 }
 
@@ -117,7 +121,7 @@ func TestImportJSONLStdin(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 2 || !strings.Contains(lines[0], "3 messages imported") || !strings.Contains(lines[0], "1 malformed") {
+	if len(lines) != 3 || !strings.Contains(lines[0], "3 messages imported") || !strings.Contains(lines[0], "1 malformed") || lines[2] != "database: "+db {
 		t.Fatalf("output:\n%s", out)
 	}
 	if !strings.HasPrefix(lines[1], "  -:3: invalid JSON") {

@@ -53,6 +53,7 @@ func runMCP(env *Env, c *Command, args []string) error {
 	}
 	defer st.Close()
 	defer warmInBackground(env, st)() // the first call then reads no cache
+	st.FinishDeferredTrigram(env.Ctx) // rows a stopped import left out of the trigram index
 	cfg, cfgErr := llm.Load(os.Getenv)
 	if cfgErr != nil {
 		fmt.Fprintf(env.Stderr, "recall mcp: %v; summaries will be offline\n", cfgErr)

@@ -169,14 +169,31 @@ func serviceInstall(env *Env, path string) error {
 	} else {
 		start = [][]string{{"--user", "daemon-reload"}, {"--user", "enable", "--now", serviceUnit}}
 	}
-	for _, a := range start {
+	for i, a := range start {
 		if err := serviceCommand(tool, a...); err != nil {
-			fmt.Fprintf(env.Stderr, "recall service: installed but not started (%v); start it with: %s %s\n", err, tool, strings.Join(start[len(start)-1], " "))
-			return nil
+			// The unit is written but nothing runs it: a failure, with the
+			// commands that finish the job.
+			var rest []string
+			for _, b := range start[i:] {
+				rest = append(rest, tool+" "+strings.Join(b, " "))
+			}
+			hint := ""
+			if tool == "systemctl" {
+				hint = " (with no user session, as over ssh or in a container, `loginctl enable-linger " + userName() + "` first gives it one; or run `recall watch` yourself)"
+			}
+			return fmt.Errorf("wrote %s but could not start it: %v; start it with `%s`%s", path, err, strings.Join(rest, " && "), hint)
 		}
 	}
 	fmt.Fprintln(env.Stdout, "started; it starts again at every login")
 	return nil
+}
+
+// userName is the login name for a hint ("$USER" when it cannot tell).
+func userName() string {
+	if u := os.Getenv("USER"); u != "" {
+		return u
+	}
+	return "$USER"
 }
 
 func serviceUninstall(env *Env, path string) error {

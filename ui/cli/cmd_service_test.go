@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -77,5 +78,42 @@ func TestServiceLinux(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, false, "service", "restart"); code != 2 {
 		t.Errorf("unknown action: exit %d, want 2", code)
+	}
+}
+
+// TestServiceInstallFails: when systemctl cannot start the unit (no user
+// bus, as over ssh), install writes the unit, exits 1 and says what to
+// run. Before: "installed but not started" and exit 0.
+func TestServiceInstallFails(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("systemd unit: Linux only")
+	}
+	isolateAgents(t)
+	cfg := t.TempDir()
+	t.Setenv("XDG_CONFIG_HOME", cfg)
+	t.Setenv("USER", "dev")
+	for _, c := range []struct {
+		failing, want string
+	}{
+		{"daemon-reload", "start it with `systemctl --user daemon-reload && systemctl --user enable --now recall-watch.service`"},
+		{"enable", "start it with `systemctl --user enable --now recall-watch.service`"},
+	} {
+		old := serviceCommand
+		serviceCommand = func(name string, args ...string) error {
+			if args[1] == c.failing {
+				return errors.New("systemctl --user " + c.failing + ": exit status 1: Failed to connect to bus: No medium found")
+			}
+			return nil
+		}
+		code, out, errOut := runCLI(t, false, "--db", filepath.Join(t.TempDir(), "state.db"), "service", "install")
+		serviceCommand = old
+		unit := filepath.Join(cfg, "systemd", "user", "recall-watch.service")
+		if _, err := os.Stat(unit); err != nil {
+			t.Errorf("%s failing: the unit was not written: %v", c.failing, err)
+		}
+		if code != 1 || !strings.Contains(errOut, "wrote "+unit+" but could not start it: ") || !strings.Contains(errOut, c.want) ||
+			!strings.Contains(errOut, "loginctl enable-linger dev") || strings.Contains(out, "started") {
+			t.Errorf("%s failing: exit %d\n%s%s", c.failing, code, out, errOut)
+		}
 	}
 }

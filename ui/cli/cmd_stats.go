@@ -6,6 +6,7 @@ import (
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/ui/termtext"
 )
 
 // statsJSON is `stats --json`: the store's figures and what an agent's
@@ -65,6 +66,14 @@ func runStats(env *Env, c *Command, args []string) error {
 	})
 	for _, k := range srcs {
 		fmt.Fprintf(w, "  %-14s %d sessions\n", field(k), s.Sources[k])
+	}
+	if s.PendingTrigramRows > 0 {
+		fmt.Fprintf(w, "pending         %s messages not in the substring (trigram) index yet: found by a scan meanwhile; the next import, watch, TUI or MCP server indexes them\n",
+			termtext.Thousands(s.PendingTrigramRows))
+	}
+	if s.PendingCJKRows > 0 {
+		fmt.Fprintf(w, "pending         %s messages a plain-SQLite writer added, not in the short-CJK index yet: found by a scan meanwhile\n",
+			termtext.Thousands(s.PendingCJKRows))
 	}
 	fmt.Fprintf(w, "file size       %s (+ WAL %s)\n", humanBytes(s.FileBytes), humanBytes(s.WALBytes))
 	for _, k := range []string{"messages_fts", "messages_fts_trigram", "recall_fts_cjk"} {

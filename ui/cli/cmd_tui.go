@@ -52,6 +52,7 @@ func runTUI(env *Env, c *Command, args []string) error {
 	}
 	defer st.Close()
 	defer warmInBackground(env, st)() // the first ranked search then reads no cache
+	st.FinishDeferredTrigram(env.Ctx) // rows a stopped import left out of the trigram index
 	th, err := pickTheme(*theme, os.Getenv("COLORFGBG"))
 	if err != nil {
 		return err

@@ -90,6 +90,9 @@ func runWatch(env *Env, c *Command, args []string) error {
 		return usageError("--lock-timeout must be positive, got %s", *lockTimeout)
 	}
 	watchLock(st, env.Stderr, "recall watch", *lockTimeout)
+	if err := importer.AbsolutePaths(env.Ctx, st); err != nil {
+		return err
+	}
 	// An import stopped before its trigram pass left rows for it: finish
 	// them first (searches cover them meanwhile).
 	if err := st.IndexDeferredTrigram(env.Ctx, nil); err != nil && env.Ctx.Err() == nil {
@@ -201,7 +204,7 @@ func (w *watched) poll(env *Env, st *store.Store) error {
 		}
 		fmt.Fprintf(env.Stdout, "%s (%s)\n", line, fmtSeconds(time.Since(start)))
 	}
-	if err == nil && rep.Failed > 0 {
+	if err == nil && (rep.Failed > 0 || rep.Deferred > 0) {
 		for _, p := range rep.Problems {
 			if p.Line == 0 {
 				err = errors.New(p.String())

@@ -16,8 +16,8 @@ import (
 // such path, what it looks like and the command that reads it. nil when
 // something was imported (or was already), or the paths do not say.
 func wrongFormat(src importer.Source, paths []string, rep importer.Report) error {
-	if rep.Messages > 0 || rep.Sessions > 0 {
-		return nil
+	if rep.Messages > 0 || rep.Sessions > 0 || rep.Deferred > 0 {
+		return nil // a file passed over was not read: its lines say why
 	}
 	// A file this importer already read counts as imported; one it was
 	// wrongly given before is recorded unchanged too, so the format, not

@@ -22,6 +22,7 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 	var emptyFrom plan.Attempt
 	scanned := false // a LIKE attempt read the rows: no gap is left to fill
 	complete := true // no attempt that found nothing left rows unread
+	var tried []plan.Attempt
 	for _, a := range attempts {
 		res, err := e.runAttempt(c, a, f)
 		if err != nil {
@@ -35,6 +36,7 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 		if a.Fallback {
 			empty, emptyFrom = &res, a
 		}
+		tried = append(tried, a)
 	}
 	if empty == nil { // every plan has a fallback or a standing attempt; be safe
 		return engine.Result{Index: engine.IndexNone, Complete: true}, nil
@@ -43,7 +45,25 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 	if scanned {
 		return *empty, nil
 	}
-	return e.fillGaps(c, emptyFrom, f, *empty)
+	res, err := e.fillGaps(c, emptyFrom, f, *empty)
+	if err != nil || len(res.Hits) > 0 {
+		return res, err
+	}
+	// Nothing in the fallback's index or its gaps: a later attempt's index
+	// has gaps of its own (the trigram retry of a word inside a longer
+	// token, and the rows a stopped import has not put in the trigram
+	// index yet: a committed row is always found).
+	for i := len(tried) - 1; i >= 0; i-- { // the broadest first: trigram substrings
+		a := tried[i]
+		if a.Index == emptyFrom.Index {
+			continue
+		}
+		more, err := e.fillGaps(c, a, f, engine.Result{Index: a.Index, Complete: complete})
+		if err != nil || len(more.Hits) > 0 {
+			return more, err
+		}
+	}
+	return res, nil
 }
 
 // runAttempt runs one attempt in its phase.

@@ -237,7 +237,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 					DisplayKind: store.DisplayKindCompaction, Timestamp: ts, SourceKey: fmt.Sprintf("%s#%d", key, i)})
 			}
 		default:
-			t.Skip()
+			t.Skip(b.Type)
 		}
 	}
 	if m.Usage != nil {

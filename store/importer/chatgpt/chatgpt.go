@@ -6,7 +6,10 @@
 // through each node's parent to the root. An answer regenerated or a prompt
 // edited leaves other branches in the tree; they are not imported, so no
 // text is doubled. The export is streamed (store/importer/internal/export):
-// memory is bounded by the largest conversation, not the file.
+// a conversation's nodes are read one at a time into a spool and the branch
+// is converted from there, so memory is bounded by one node, never a
+// conversation or the file; a string longer than recall stores is never
+// held (its message is reported too large and skipped).
 package chatgpt
 
 import (
@@ -50,19 +53,24 @@ func (*Source) Discover(paths []string) ([]string, error) {
 
 // Import streams one export.
 func (*Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
-	return export.Import(ctx, st, SourceName, file, decode)
+	return export.ImportStream(ctx, st, SourceName, file, format)
 }
 
+// format reads a conversation's "mapping" node by node.
+var format = export.Format[*conversation]{Items: "mapping", Head: head, Link: link, Rows: rows}
+
 type conversation struct {
-	ID             string          `json:"id"`
-	ConversationID string          `json:"conversation_id"`
-	Title          string          `json:"title"`
-	CreateTime     float64         `json:"create_time"`
-	UpdateTime     float64         `json:"update_time"`
-	CurrentNode    string          `json:"current_node"`
-	Mapping        map[string]node `json:"mapping"`
-	DefaultModel   string          `json:"default_model_slug"`
-	Archived       bool            `json:"is_archived"`
+	ID             string  `json:"id"`
+	ConversationID string  `json:"conversation_id"`
+	Title          string  `json:"title"`
+	CreateTime     float64 `json:"create_time"`
+	UpdateTime     float64 `json:"update_time"`
+	CurrentNode    string  `json:"current_node"`
+	// Mapping is streamed (Items): here only when it is not an object, to
+	// be reported.
+	Mapping      map[string]json.RawMessage `json:"mapping"`
+	DefaultModel string                     `json:"default_model_slug"`
+	Archived     bool                       `json:"is_archived"`
 }
 
 type node struct {
@@ -91,12 +99,42 @@ type message struct {
 }
 
 type content struct {
-	Type     string            `json:"content_type"`
-	Parts    []json.RawMessage `json:"parts"`
-	Text     string            `json:"text"`     // code, execution_output
-	Result   string            `json:"result"`   // tether_browsing_display
-	Content  string            `json:"content"`  // reasoning_recap
-	Thoughts []thought         `json:"thoughts"` // thoughts
+	Type     string    `json:"content_type"`
+	Parts    []part    `json:"parts"`
+	Text     string    `json:"text"`     // code, execution_output
+	Result   string    `json:"result"`   // tether_browsing_display
+	Content  string    `json:"content"`  // reasoning_recap
+	Thoughts []thought `json:"thoughts"` // thoughts
+}
+
+// part is one element of a content's parts, as text: a string, an object's
+// text, or "[image]"/"[audio]" for an asset (the picture itself is in the
+// zip, not kept). Decoded in place: a long part is never copied raw first.
+type part struct{ text string }
+
+func (p *part) UnmarshalJSON(raw []byte) error {
+	var s string
+	if json.Unmarshal(raw, &s) == nil {
+		if strings.TrimSpace(s) != "" {
+			p.text = s
+		}
+		return nil
+	}
+	var obj struct {
+		Type string `json:"content_type"`
+		Text string `json:"text"`
+	}
+	if json.Unmarshal(raw, &obj) == nil {
+		switch {
+		case obj.Text != "":
+			p.text = obj.Text
+		case strings.Contains(obj.Type, "image"):
+			p.text = "[image]"
+		case strings.Contains(obj.Type, "audio"):
+			p.text = "[audio]"
+		}
+	}
+	return nil
 }
 
 type thought struct {
@@ -119,26 +157,8 @@ func (c content) text() string {
 	}
 	var parts []string
 	for _, p := range c.Parts {
-		var s string
-		if json.Unmarshal(p, &s) == nil {
-			if strings.TrimSpace(s) != "" {
-				parts = append(parts, s)
-			}
-			continue
-		}
-		var obj struct {
-			Type string `json:"content_type"`
-			Text string `json:"text"`
-		}
-		if json.Unmarshal(p, &obj) == nil {
-			switch {
-			case obj.Text != "":
-				parts = append(parts, obj.Text)
-			case strings.Contains(obj.Type, "image"):
-				parts = append(parts, "[image]")
-			case strings.Contains(obj.Type, "audio"):
-				parts = append(parts, "[audio]")
-			}
+		if p.text != "" {
+			parts = append(parts, p.text)
 		}
 	}
 	if len(parts) == 0 && c.Text != "" {
@@ -157,34 +177,34 @@ func epoch(f float64) time.Time {
 
 // path is the visible branch: current_node up to the root, root first.
 // Without a usable current_node it is the branch ending at the newest leaf.
-func (c *conversation) path() []*message {
-	cur := c.CurrentNode
-	if _, ok := c.Mapping[cur]; !ok {
-		cur = c.newestLeaf()
-	}
-	var rev []*message
-	seen := map[string]bool{}
-	for cur != "" && !seen[cur] {
-		seen[cur] = true
-		n, ok := c.Mapping[cur]
-		if !ok {
-			break
+func (c *conversation) path(items *export.Items) ([]int32, error) {
+	cur, ok := items.Lookup(c.CurrentNode)
+	if !ok {
+		var err error
+		if cur, ok, err = newestLeaf(items); err != nil || !ok {
+			return nil, err
 		}
-		if n.Message != nil {
-			rev = append(rev, n.Message)
-		}
-		cur = n.Parent
 	}
-	out := make([]*message, len(rev))
-	for i, m := range rev {
-		out[len(rev)-1-i] = m
-	}
-	return out
+	return items.Path(cur), nil
 }
 
-func (c *conversation) newestLeaf() string {
-	best, bestT := "", -1.0
-	for id, n := range c.Mapping {
+// newestLeaf is the node with no children written last (the smallest id
+// among equals). Rare (an export always names current_node), so it reads
+// the nodes again rather than keep their times for every conversation.
+func newestLeaf(items *export.Items) (best int, ok bool, err error) {
+	bestT, bestID := -1.0, ""
+	for i := 0; i < items.Len(); i++ {
+		id, raw, err := items.Read(i)
+		if err != nil {
+			return 0, false, err
+		}
+		var n struct {
+			Children []json.RawMessage `json:"children"`
+			Message  *struct {
+				CreateTime *float64 `json:"create_time"`
+			} `json:"message"`
+		}
+		_ = json.Unmarshal(raw, &n) // what did not decode is reported when the node is converted
 		if len(n.Children) > 0 {
 			continue
 		}
@@ -192,15 +212,24 @@ func (c *conversation) newestLeaf() string {
 		if n.Message != nil && n.Message.CreateTime != nil {
 			t = *n.Message.CreateTime
 		}
-		if t > bestT || (t == bestT && id < best) {
-			best, bestT = id, t
+		if t > bestT || (t == bestT && id < bestID) {
+			best, ok, bestT, bestID = i, true, t, id
 		}
 	}
-	return best
+	return best, ok, nil
 }
 
-// decode converts one conversation of the export.
-func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) {
+// link reads a node's parent.
+func link(key string, raw []byte) export.Link {
+	var n struct {
+		Parent string `json:"parent"`
+	}
+	_ = json.Unmarshal(raw, &n) // what did not decode is reported when the node is converted
+	return export.Link{ID: key, Parent: n.Parent}
+}
+
+// head decodes a conversation without its mapping.
+func head(raw json.RawMessage, t *importer.Tally) (*conversation, store.Session, bool) {
 	var c conversation
 	if err := json.Unmarshal(raw, &c); err != nil {
 		// A field of the wrong kind costs only that field: the decoder
@@ -208,7 +237,7 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || c.ConversationID == "" && c.ID == "" {
 			t.Malformed("conversation: %s", importer.DecodeProblem(err))
-			return export.Conversation{}, false
+			return nil, store.Session{}, false
 		}
 		t.Malformed("conversation: %s (imported without it)", importer.DecodeProblem(err))
 	}
@@ -218,15 +247,36 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 	}
 	if id == "" {
 		t.Malformed("%s", importer.MissingField("conversation", "conversation_id", raw))
-		return export.Conversation{}, false
+		return nil, store.Session{}, false
 	}
-	sess := store.Session{ID: id, Source: SourceName, Title: textutil.Title(c.Title), Model: c.DefaultModel,
-		StartedAt: epoch(c.CreateTime), EndedAt: epoch(c.UpdateTime), Archived: c.Archived}
-	var msgs []store.Message
+	c.ID = id
+	return &c, store.Session{ID: id, Source: SourceName, Title: textutil.Title(c.Title), Model: c.DefaultModel,
+		StartedAt: epoch(c.CreateTime), EndedAt: epoch(c.UpdateTime), Archived: c.Archived}, true
+}
+
+// rows converts the visible branch of a conversation, node by node.
+func rows(c *conversation, sess *store.Session, items *export.Items, t *importer.Tally, emit func(store.Message) error) error {
+	path, err := c.path(items)
+	if err != nil {
+		return err
+	}
+	id, start := c.ID, sess.StartedAt
+	out := export.NewEmitter(sess, emit)
 	var reasoning []string
 	var lastCall, lastCallTo string
-	for _, m := range c.path() {
-		ts := sess.StartedAt
+	for _, i := range path {
+		var nd node
+		if ok, err := items.Decode(int(i), &nd, t, "node"); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
+		m := nd.Message
+		if m == nil {
+			continue
+		}
+		ts := start
 		if m.CreateTime != nil {
 			ts = epoch(*m.CreateTime)
 		}
@@ -236,7 +286,7 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 		case m.Metadata.Hidden || m.Content.Type == "user_editable_context" || m.Author.Role == "system":
 			// Custom instructions and the empty system root: the same in
 			// every conversation, never shown in it.
-			t.Skip()
+			t.Skip("system and custom instructions")
 			continue
 		case m.Content.Type == "thoughts":
 			for _, th := range m.Content.Thoughts {
@@ -248,7 +298,7 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 			}
 			continue
 		case m.Content.Type == "reasoning_recap":
-			t.Skip() // "Thought for 12 seconds"
+			t.Skip("reasoning recaps") // "Thought for 12 seconds"
 			continue
 		case m.Author.Role == "user":
 			row.Role, row.Content = "user", text
@@ -281,21 +331,21 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 			reasoning = nil
 		}
 		if row.Content == "" && row.ToolCalls == "" && row.Reasoning == "" {
-			t.Skip() // an empty node: a placeholder the app left
+			t.Skip("empty messages") // a placeholder the app left
 			continue
 		}
-		msgs = append(msgs, row)
+		if err := out.Put(row); err != nil {
+			return err
+		}
 	}
 	if len(reasoning) > 0 {
 		// Thinking with no answer after it (a stopped reply).
-		msgs = append(msgs, store.Message{SessionID: id, Role: "assistant", Reasoning: strings.Join(reasoning, "\n\n"), Timestamp: sess.EndedAt})
+		if err := out.Put(store.Message{SessionID: id, Role: "assistant", Reasoning: strings.Join(reasoning, "\n\n"), Timestamp: sess.EndedAt}); err != nil {
+			return err
+		}
 	}
-	if len(msgs) == 0 {
-		t.Skip() // an empty conversation: nothing to find in it
-		return export.Conversation{}, false
+	if out.N == 0 {
+		t.Skip("empty conversations") // nothing to find in it
 	}
-	if sess.StartedAt.IsZero() {
-		sess.StartedAt = msgs[0].Timestamp
-	}
-	return export.Conversation{Session: sess, Messages: msgs}, true
+	return nil
 }

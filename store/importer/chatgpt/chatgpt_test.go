@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/export"
 	it "github.com/recall-dev/recall/store/importer/internal/importtest"
 )
 
@@ -188,6 +189,45 @@ func TestOddConversations(t *testing.T) {
 	d := it.Dump(t, st)
 	it.SameMsgs(t, "y", d["y"].Msgs, []it.Msg{{Role: "user", Content: "hi there"}})
 	it.SameMsgs(t, "z", d["z"].Msgs, []it.Msg{{Role: "user", Content: "loop"}})
+}
+
+// TestStreamed: a conversation read through a spool in a temporary file
+// and written in several batches of its own (the paths of a conversation
+// of a million nodes, taken here with bounds lowered to a few bytes and
+// rows) imports exactly as one read in memory, again too; a message longer
+// than recall reads is skipped as too large without being held, the rest
+// of its conversation kept.
+func TestStreamed(t *testing.T) {
+	defer export.SetLimits(64, 2, 1000)()
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, fixture(t))
+	if rep.Files != 1 || rep.Sessions != 3 || rep.Messages != 12 || rep.Skipped != 5 || rep.Malformed != 0 {
+		t.Errorf("report = %+v", rep)
+	}
+	check(t, st)
+	raw, err := os.ReadFile(fixture(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The next export: convD's last answer grew past the longest string read.
+	huge := strings.Repeat("Sintra ", 200)
+	edited := bytesReplace(raw, "Day 1 Belem, day 2 Alfama, day 3 Sintra.", huge)
+	file := filepath.Join(t.TempDir(), "conversations.json")
+	if err := os.WriteFile(file, edited, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep = it.Run(t, st, &Source{}, file)
+	if rep.Sessions != 1 || rep.Messages != 0 || rep.Malformed != 1 || len(rep.Problems) != 1 ||
+		!strings.Contains(rep.Problems[0].Msg, "too large: the message is 0.0 MB") {
+		t.Errorf("second export: %+v, want convD again without its too large answer", rep)
+	}
+	kept := false
+	for _, m := range one(t, st, convD).Msgs {
+		kept = kept || m.Content == "Day 1 Belem, day 2 Alfama, day 3 Sintra."
+	}
+	if d := it.Dump(t, st); !kept || it.Count(d)+len(one(t, st, convD).Msgs) != 12 {
+		t.Errorf("after the second export: the first answer kept %v, %d messages in all", kept, it.Count(d)+4)
+	}
 }
 
 // TestRewriteKeepsEarlierText: an export can reuse a conversation's ids

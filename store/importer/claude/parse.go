@@ -316,7 +316,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		return nil
 	case "custom-title", "ai-title":
 		if len(p.st.Sessions) == 0 && r.SessionID == "" {
-			t.Skip()
+			t.Skip("title records")
 			return nil
 		}
 		s := p.sessionFor(&r, time.Time{})
@@ -333,7 +333,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		if r.Subtype == "local_command" {
 			return p.localCommand(&r, t)
 		}
-		t.Skip()
+		t.Skip("system")
 		return nil
 	case "":
 		t.Malformed("record without a type")
@@ -342,7 +342,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		// Bookkeeping (file-history-snapshot, progress, system, attachment,
 		// last-prompt, ...) and record types recall does not know yet:
 		// counted, never fatal.
-		t.Skip()
+		t.Skip(r.Type)
 		return nil
 	}
 	if r.Message == nil {
@@ -438,7 +438,7 @@ func (p *parser) user(r *record, s *sessState, ts time.Time, t *importer.Tally) 
 		}
 	}
 	if !keep {
-		t.Skip()
+		t.Skip("empty command output")
 		return nil
 	}
 	p.addUser(s, store.Message{
@@ -469,7 +469,7 @@ func (p *parser) addUser(s *sessState, m store.Message) {
 func (p *parser) localCommand(r *record, t *importer.Tally) error {
 	var text string
 	if err := json.Unmarshal(r.Content, &text); err != nil || strings.TrimSpace(text) == "" {
-		t.Skip()
+		t.Skip("empty messages")
 		return nil
 	}
 	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
@@ -479,7 +479,7 @@ func (p *parser) localCommand(r *record, t *importer.Tally) error {
 	}
 	content, kind, keep := classify(text, false, false)
 	if !keep {
-		t.Skip()
+		t.Skip("empty command output")
 		return nil
 	}
 	if kind == "" {

@@ -45,7 +45,7 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 		for i, q := range p.st.Queue {
 			if q.Text == want {
 				p.st.Queue = append(p.st.Queue[:i:i], p.st.Queue[i+1:]...)
-				t.Skip()
+				t.Skip("queue-operation")
 				return nil
 			}
 		}
@@ -57,9 +57,9 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 		if err := p.unqueue(true, ""); err != nil {
 			return err
 		}
-		t.Skip()
+		t.Skip("queue-operation")
 	default: // dequeue: the prompt follows as a user record
-		t.Skip()
+		t.Skip("queue-operation")
 	}
 	return nil
 }
@@ -69,7 +69,7 @@ func (p *parser) queue(r *record, t *importer.Tally) error {
 // message's key; false when there is nothing to import (counted).
 func (p *parser) queued(r *record, text string, t *importer.Tally) (string, bool) {
 	if strings.TrimSpace(text) == "" {
-		t.Skip()
+		t.Skip("empty messages")
 		return "", false
 	}
 	ts, err := time.Parse(time.RFC3339Nano, r.Timestamp)
@@ -79,7 +79,7 @@ func (p *parser) queued(r *record, text string, t *importer.Tally) (string, bool
 	}
 	content, kind, keep := classify(text, false, false)
 	if !keep {
-		t.Skip()
+		t.Skip("empty command output")
 		return "", false
 	}
 	s := p.sessionFor(r, ts)

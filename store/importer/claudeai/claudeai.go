@@ -6,7 +6,9 @@
 // tool_use blocks make an assistant row (thinking as its reasoning, tool_use
 // as its tool calls), each tool_result block a tool row after it, and text
 // after a result a new assistant row. The export is streamed
-// (store/importer/internal/export).
+// (store/importer/internal/export): a conversation's messages are read one
+// at a time into a spool and converted from there, so memory is bounded by
+// one message; a string longer than recall stores is never held.
 package claudeai
 
 import (
@@ -47,16 +49,21 @@ func (*Source) Discover(paths []string) ([]string, error) { return export.Discov
 
 // Import streams one export.
 func (*Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
-	return export.Import(ctx, st, SourceName, file, decode)
+	return export.ImportStream(ctx, st, SourceName, file, format)
 }
 
+// format reads a conversation's chat_messages one at a time.
+var format = export.Format[*conversation]{Items: "chat_messages", Head: head, Link: link, Rows: rows}
+
 type conversation struct {
-	UUID      string    `json:"uuid"`
-	Name      string    `json:"name"`
-	CreatedAt string    `json:"created_at"`
-	UpdatedAt string    `json:"updated_at"`
-	Leaf      string    `json:"current_leaf_message_uuid"`
-	Messages  []message `json:"chat_messages"`
+	UUID      string `json:"uuid"`
+	Name      string `json:"name"`
+	CreatedAt string `json:"created_at"`
+	UpdatedAt string `json:"updated_at"`
+	Leaf      string `json:"current_leaf_message_uuid"`
+	// Messages is streamed (Items): here only when it is not a list, to
+	// be reported.
+	Messages []json.RawMessage `json:"chat_messages"`
 }
 
 type message struct {
@@ -101,41 +108,34 @@ func parseTime(s string) time.Time {
 	return t.UTC()
 }
 
-// branch is the messages shown: with parent links and a current leaf (newer
-// exports), the walk from the leaf up; otherwise the list as it is.
-func (c *conversation) branch() []message {
-	if c.Leaf == "" {
-		return c.Messages
-	}
-	by := map[string]int{}
-	linked := false
-	for i, m := range c.Messages {
-		by[m.UUID] = i
-		linked = linked || m.Parent != ""
-	}
-	if _, ok := by[c.Leaf]; !ok || !linked {
-		return c.Messages
-	}
-	var rev []message
-	seen := map[string]bool{}
-	for id := c.Leaf; id != "" && !seen[id]; {
-		seen[id] = true
-		i, ok := by[id]
-		if !ok {
-			break
+// branch is the messages shown, by their place in items: with parent
+// links and a current leaf (newer exports), the walk from the leaf up;
+// otherwise the list as it is.
+func (c *conversation) branch(items *export.Items) []int32 {
+	if c.Leaf != "" && items.Linked() {
+		if leaf, ok := items.Lookup(c.Leaf); ok {
+			return items.Path(leaf)
 		}
-		rev = append(rev, c.Messages[i])
-		id = c.Messages[i].Parent
 	}
-	out := make([]message, len(rev))
-	for i, m := range rev {
-		out[len(rev)-1-i] = m
+	all := make([]int32, items.Len())
+	for i := range all {
+		all[i] = int32(i)
 	}
-	return out
+	return all
 }
 
-// decode converts one conversation of the export.
-func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) {
+// link reads a message's id and its parent's.
+func link(_ string, raw []byte) export.Link {
+	var m struct {
+		UUID   string `json:"uuid"`
+		Parent string `json:"parent_message_uuid"`
+	}
+	_ = json.Unmarshal(raw, &m) // what did not decode is reported when the message is converted
+	return export.Link{ID: m.UUID, Parent: m.Parent}
+}
+
+// head decodes a conversation without its messages.
+func head(raw json.RawMessage, t *importer.Tally) (*conversation, store.Session, bool) {
 	var c conversation
 	if err := json.Unmarshal(raw, &c); err != nil {
 		// A field of the wrong kind costs only that field: the decoder
@@ -143,21 +143,33 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 		var te *json.UnmarshalTypeError
 		if !errors.As(err, &te) || c.UUID == "" {
 			t.Malformed("conversation: %s", importer.DecodeProblem(err))
-			return export.Conversation{}, false
+			return nil, store.Session{}, false
 		}
 		t.Malformed("conversation: %s (imported without it)", importer.DecodeProblem(err))
 	}
 	if c.UUID == "" {
 		t.Malformed("%s", importer.MissingField("conversation", "uuid", raw))
-		return export.Conversation{}, false
+		return nil, store.Session{}, false
 	}
-	sess := store.Session{ID: c.UUID, Source: SourceName, Title: textutil.Title(c.Name),
-		StartedAt: parseTime(c.CreatedAt), EndedAt: parseTime(c.UpdatedAt)}
-	var msgs []store.Message
-	for _, m := range c.branch() {
+	return &c, store.Session{ID: c.UUID, Source: SourceName, Title: textutil.Title(c.Name),
+		StartedAt: parseTime(c.CreatedAt), EndedAt: parseTime(c.UpdatedAt)}, true
+}
+
+// rows converts the messages shown, one at a time.
+func rows(c *conversation, sess *store.Session, items *export.Items, t *importer.Tally, emit func(store.Message) error) error {
+	start := sess.StartedAt
+	out := export.NewEmitter(sess, emit)
+	for _, i := range c.branch(items) {
+		var m message
+		if ok, err := items.Decode(int(i), &m, t, "message"); err != nil || !ok {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		ts := parseTime(m.CreatedAt)
 		if ts.IsZero() {
-			ts = sess.StartedAt
+			ts = start
 		}
 		switch m.Sender {
 		case "human", "user":
@@ -182,28 +194,30 @@ func decode(raw json.RawMessage, t *importer.Tally) (export.Conversation, bool) 
 			}
 			text = textutil.Join("\n\n", append([]string{text}, extra...)...)
 			if strings.TrimSpace(text) == "" {
-				t.Skip()
+				t.Skip("empty messages")
 				continue
 			}
-			msgs = append(msgs, store.Message{SessionID: c.UUID, Role: "user", Content: text, Timestamp: ts, SourceKey: m.UUID})
+			if err := out.Put(store.Message{SessionID: c.UUID, Role: "user", Content: text, Timestamp: ts, SourceKey: m.UUID}); err != nil {
+				return err
+			}
 		case "assistant":
 			rows := assistantRows(c.UUID, m, ts)
 			if len(rows) == 0 {
-				t.Skip()
+				t.Skip("empty messages")
 			}
-			msgs = append(msgs, rows...)
+			for _, r := range rows {
+				if err := out.Put(r); err != nil {
+					return err
+				}
+			}
 		default:
 			t.Malformed("message %s: unknown sender %q", m.UUID, m.Sender)
 		}
 	}
-	if len(msgs) == 0 {
-		t.Skip() // an empty conversation
-		return export.Conversation{}, false
+	if out.N == 0 {
+		t.Skip("empty conversations")
 	}
-	if sess.StartedAt.IsZero() {
-		sess.StartedAt = msgs[0].Timestamp
-	}
-	return export.Conversation{Session: sess, Messages: msgs}, true
+	return nil
 }
 
 // blockText joins a message's text blocks.

@@ -1,11 +1,14 @@
 package claudeai
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/recall-dev/recall/store"
+	"github.com/recall-dev/recall/store/importer/internal/export"
 	it "github.com/recall-dev/recall/store/importer/internal/importtest"
 )
 
@@ -17,7 +20,34 @@ const (
 
 func at(s string) time.Time { return parseTime(s) }
 
-func TestImport(t *testing.T) {
+func TestImport(t *testing.T) { importFixture(t) }
+
+// TestStreamed: the export read through a spool in a temporary file and
+// written in batches of two rows (the paths a conversation of a million
+// messages takes) imports exactly as read in memory; a message longer than
+// recall reads is skipped as too large, never held, and the rest kept.
+func TestStreamed(t *testing.T) {
+	defer export.SetLimits(64, 2, 1000)()
+	importFixture(t)
+	long := strings.Repeat("rain ", 300)
+	file := filepath.Join(t.TempDir(), "conversations.json")
+	body := `[{"uuid":"big","name":"big","created_at":"2025-01-01T00:00:00Z","chat_messages":[
+		{"uuid":"u1","sender":"human","created_at":"2025-01-01T00:00:00Z","text":"` + long + `","content":[{"type":"text","text":"` + long + `"}]},
+		{"uuid":"u2","sender":"assistant","created_at":"2025-01-01T00:00:01Z","content":[{"type":"text","text":"a short answer"}]},
+		{"uuid":"u3","sender":"human","created_at":"2025-01-01T00:00:02Z","text":"thanks"}]}]`
+	if err := os.WriteFile(file, []byte(body), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	st := it.Open(t)
+	rep := it.Run(t, st, &Source{}, file)
+	if rep.Sessions != 1 || rep.Messages != 2 || rep.Malformed != 1 || !strings.Contains(rep.Problems[0].Msg, "a user message of session big") ||
+		!strings.Contains(rep.Problems[0].Msg, "too large") {
+		t.Errorf("report = %+v", rep)
+	}
+	it.SameMsgs(t, "big", it.Dump(t, st)["big"].Msgs, []it.Msg{{Role: "assistant", Content: "a short answer"}, {Role: "user", Content: "thanks"}})
+}
+
+func importFixture(t *testing.T) {
 	st := it.Open(t)
 	file := filepath.Join(it.Fixtures(t, "claudeai"), "conversations.json")
 	rep := it.Run(t, st, &Source{}, file)

@@ -87,7 +87,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		return nil
 	}
 	if line.M == nil {
-		t.Skip()
+		t.Skip("records without a message")
 		return nil
 	}
 	p.n++
@@ -111,7 +111,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	case "user":
 		p.user(msg, ts, key)
 	default:
-		t.Skip()
+		t.Skip(msg.Role + " messages")
 	}
 	return nil
 }

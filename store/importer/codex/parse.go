@@ -239,7 +239,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	case "":
 		t.Malformed("line without a type")
 	default:
-		t.Skip() // compacted, ghost_snapshot, rollout_reference, newer kinds
+		t.Skip(l.Type) // compacted, ghost_snapshot, rollout_reference, newer kinds
 	}
 	return nil
 }
@@ -330,14 +330,14 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 		switch it.Role {
 		case "user":
 			if injected(text) {
-				t.Skip()
+				t.Skip("injected context")
 				return
 			}
 			p.text("user", "item", text, ts, t)
 		case "assistant":
 			p.text("assistant", "item", text, ts, t)
 		default:
-			t.Skip() // developer and system instructions
+			t.Skip(it.Role + " instructions") // developer and system instructions
 		}
 	case "reasoning":
 		var texts []string
@@ -387,7 +387,7 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 		// find_in_page with a url, is the call's arguments, so the query
 		// is searchable and reads as "web_search docker dns".
 		if len(it.Action) == 0 || string(it.Action) == "null" {
-			t.Skip()
+			t.Skip("web searches without a query")
 			return
 		}
 		call := textutil.NewToolCall(callID(it), "web_search", it.Action)
@@ -400,7 +400,7 @@ func (p *parser) item(it item, ts time.Time, t *importer.Tally) {
 			Timestamp: ts, Reasoning: p.takeReasoning(), FinishReason: "tool_calls"}, t)
 		p.add(store.Message{Role: "tool", Content: "[image]", ToolCallID: call.ID, ToolName: "image_generation", Timestamp: ts}, t)
 	default:
-		t.Skip() // compaction (encrypted), ghost_snapshot, other
+		t.Skip(it.Type) // compaction (encrypted), ghost_snapshot, other
 	}
 }
 
@@ -440,7 +440,7 @@ func (p *parser) event(ev event, ts time.Time, t *importer.Tally) {
 			s.OutputTokens, s.ReasoningTokens = tot.Output, tot.Reasoning
 		}
 	default:
-		t.Skip() // reasoning deltas, turn markers, exec events
+		t.Skip(ev.Type) // reasoning deltas, turn markers, exec events
 	}
 }
 
@@ -451,7 +451,7 @@ func (p *parser) text(role, kind, text string, ts time.Time, t *importer.Tally) 
 		text = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(text), userPrefix))
 	}
 	if strings.TrimSpace(text) == "" {
-		t.Skip()
+		t.Skip("empty messages")
 		return
 	}
 	sum := sha256.Sum256([]byte(strings.TrimSpace(text)))

@@ -264,7 +264,7 @@ func convert(doc document, start time.Time, rep *importer.Report) (store.Session
 				}
 			}
 			if m.Content == "" && m.ToolCalls == "" {
-				rep.Skipped++
+				rep.Skip("empty messages")
 				continue
 			}
 			out = append(out, m)
@@ -288,7 +288,7 @@ func convert(doc document, start time.Time, rep *importer.Report) (store.Session
 			}
 		case "tool":
 			if seenResult[it.Message.ToolCallID] {
-				rep.Skipped++
+				rep.Skip("tool results (kept with their calls)")
 				continue
 			}
 			m.Role, m.Content, m.ToolCallID = "tool", text, it.Message.ToolCallID
@@ -299,7 +299,7 @@ func convert(doc document, start time.Time, rep *importer.Report) (store.Session
 			m.Role, m.Reasoning = "assistant", text
 			out = append(out, m)
 		default: // system: the system prompt cn assembled
-			rep.Skipped++
+			rep.Skip("system prompts")
 		}
 	}
 	return sess, out

@@ -244,7 +244,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		}
 		p.msgs = append(p.msgs, msg)
 	default:
-		t.Skip() // turn bookkeeping, the system prompt, usage telemetry, hooks, permissions, ...
+		t.Skip(ev.Type) // turn bookkeeping, the system prompt, usage telemetry, hooks, permissions, ...
 	}
 	return nil
 }

@@ -252,7 +252,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		return export.Conversation{}, false, err
 	}
 	if len(msgs) == 0 {
-		t.Skip() // a session opened and left empty
+		t.Skip("empty sessions") // a session opened and left empty
 		return export.Conversation{}, false, nil
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true, nil
@@ -310,7 +310,7 @@ func convert(sessID, id, role string, parts []part, ts time.Time, t *importer.Ta
 					DisplayKind: store.DisplayKindAgent, Timestamp: ts, SourceKey: key()})
 			}
 		default:
-			t.Skip()
+			t.Skip(p.Type)
 		}
 	}
 	switch role {
@@ -324,14 +324,14 @@ func convert(sessID, id, role string, parts []part, ts time.Time, t *importer.Ta
 		}
 	case "tool":
 	case "system":
-		t.Skip()
+		t.Skip("system prompts")
 		return nil
 	default:
 		t.Malformed("message %s: unknown role %q", id, role)
 		return nil
 	}
 	if len(out) == 0 {
-		t.Skip() // a message with no content (cancelled before any output)
+		t.Skip("empty messages") // a message with no content (cancelled before any output)
 	}
 	return out
 }

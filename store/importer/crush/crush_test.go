@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -123,7 +124,8 @@ func TestIncremental(t *testing.T) {
 }
 
 // TestHalfWritten: a crush.db Crush is still creating (not yet a database)
-// is passed over without an error and read on the next run.
+// is passed over without an error, with a line saying why, and read on the
+// next run.
 func TestHalfWritten(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".crush", "crush.db")
@@ -134,14 +136,16 @@ func TestHalfWritten(t *testing.T) {
 	t.Setenv("CRUSH_GLOBAL_DATA", filepath.Join(dir, "none"))
 	st := it.Open(t)
 	rep := it.Run(t, st, &Source{}, dir)
-	if rep.Failed != 0 || rep.Skipped != 1 || rep.Files != 0 || len(rep.Problems) != 0 {
-		t.Errorf("half-written: %+v, want it skipped for the next run", rep)
+	if rep.Failed != 0 || rep.Deferred != 1 || rep.Files != 0 || len(rep.Problems) != 1 ||
+		rep.Problems[0].File != path || !strings.Contains(rep.Problems[0].Msg, "not a SQLite database") {
+		t.Errorf("half-written: %+v, want it passed over for the next run, named", rep)
 	}
 }
 
 // TestLocked: a crush.db another process holds an exclusive lock on (a
 // rollback-journal database mid-write) is passed over without an error,
-// nothing recorded, and imported on the next run once the lock is gone.
+// with a line saying it is locked, nothing recorded, and imported on the
+// next run once the lock is gone.
 func TestLocked(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".crush", "crush.db")
@@ -152,8 +156,9 @@ func TestLocked(t *testing.T) {
 	}
 	st := it.Open(t)
 	rep := it.Run(t, st, &Source{}, dir)
-	if rep.Failed != 0 || rep.Skipped != 1 || rep.Messages != 0 || len(rep.Problems) != 0 {
-		t.Errorf("locked: %+v, want it passed over", rep)
+	if rep.Failed != 0 || rep.Deferred != 1 || rep.Messages != 0 || len(rep.Problems) != 1 ||
+		rep.Problems[0].String() != path+": locked by another program (its app, writing it): it will be read on the next run" {
+		t.Errorf("locked: %+v, want it passed over, named", rep)
 	}
 	if err := w.Exec("COMMIT"); err != nil {
 		t.Fatal(err)

@@ -107,7 +107,7 @@ func loadTab(tab chatTab, cwd string, t *importer.Tally) (export.Conversation, b
 			text = b.RawText
 		}
 		if strings.TrimSpace(text) == "" {
-			t.Skip()
+			t.Skip("empty messages")
 			continue
 		}
 		key := b.ID
@@ -130,7 +130,7 @@ func loadTab(tab chatTab, cwd string, t *importer.Tally) (export.Conversation, b
 		msgs = append(msgs, m)
 	}
 	if len(msgs) == 0 {
-		t.Skip()
+		t.Skip("empty sessions")
 		return export.Conversation{}, false
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true

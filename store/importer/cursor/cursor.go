@@ -254,7 +254,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		for _, hd := range c.Headers {
 			b, ok := stored[hd.BubbleID]
 			if !ok {
-				t.Skip() // a header whose bubble Cursor has not written (or dropped)
+				t.Skip("bubbles Cursor has not written") // a header whose bubble Cursor has not written (or dropped)
 				continue
 			}
 			if b.Type == 0 {
@@ -291,7 +291,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		switch b.Type {
 		case 1:
 			if strings.TrimSpace(b.Text) == "" {
-				t.Skip()
+				t.Skip("empty messages")
 				continue
 			}
 			msgs = append(msgs, store.Message{SessionID: h.ID, Role: "user", Content: b.Text, Timestamp: ts, SourceKey: b.BubbleID})
@@ -327,7 +327,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 				}
 			}
 			if m.Content == "" && m.Reasoning == "" && m.ToolCalls == "" {
-				t.Skip() // a bubble with only code-block or capability state
+				t.Skip("bubbles without text") // a bubble with only code-block or capability state
 				continue
 			}
 			msgs = append(msgs, m)
@@ -339,7 +339,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		}
 	}
 	if len(msgs) == 0 {
-		t.Skip() // a composer opened and closed without a message
+		t.Skip("empty sessions") // a composer opened and closed without a message
 		return export.Conversation{}, false, nil
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true, nil

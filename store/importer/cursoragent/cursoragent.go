@@ -205,7 +205,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		base := store.Message{SessionID: h.ID, Timestamp: ts, SourceKey: keys[i]}
 		switch m.Role {
 		case "system":
-			t.Skip()
+			t.Skip("system prompts")
 		case "user":
 			var texts []string
 			for _, p := range parts {
@@ -234,7 +234,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 				row.Content = body
 			}
 			if strings.TrimSpace(row.Content) == "" {
-				t.Skip()
+				t.Skip("empty messages")
 				continue
 			}
 			msgs = append(msgs, row)
@@ -255,7 +255,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 			}
 			row.Content, row.Reasoning, row.ToolCalls = strings.Join(texts, "\n\n"), strings.Join(reasoning, "\n\n"), textutil.ToolCallsJSON(calls)
 			if row.Content == "" && row.Reasoning == "" && row.ToolCalls == "" {
-				t.Skip()
+				t.Skip("empty messages")
 				continue
 			}
 			msgs = append(msgs, row)
@@ -280,7 +280,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		}
 	}
 	if len(msgs) == 0 {
-		t.Skip()
+		t.Skip("empty sessions")
 		return export.Conversation{}, false, nil
 	}
 	return export.Conversation{Session: sess, Messages: msgs}, true, nil

@@ -134,7 +134,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		return nil
 	case "message":
 	default:
-		t.Skip() // todo_state and other bookkeeping
+		t.Skip(r.Type) // todo_state and other bookkeeping
 		return nil
 	}
 	var m struct {
@@ -185,7 +185,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			tools = append(tools, store.Message{SessionID: p.state.Sess.ID, Role: "tool", Content: body, ToolCallID: b.ToolUseID,
 				ToolName: p.state.Tools[b.ToolUseID], Timestamp: ts, SourceKey: r.ID + "#" + strconv.Itoa(i)})
 		default:
-			t.Skip()
+			t.Skip(b.Type)
 		}
 	}
 	p.msgs = append(p.msgs, tools...)
@@ -195,7 +195,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 	}
 	if len(texts) == 0 && len(thinking) == 0 && len(calls) == 0 {
 		if len(tools) == 0 && len(reminders) == 0 {
-			t.Skip()
+			t.Skip("empty messages")
 		}
 		return nil
 	}

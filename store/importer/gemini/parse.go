@@ -201,7 +201,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			return nil
 		}
 		if toolResults(r) {
-			t.Skip() // the results are on the model message's toolCalls
+			t.Skip("tool results (kept with their calls)") // the results are on the model message's toolCalls
 			return nil
 		}
 		return p.message(r, hashOf(text))
@@ -221,7 +221,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		// typed record with a sessionId is another agent's (Claude Code's).
 		return p.setMeta(obj)
 	}
-	t.Skip() // a record kind this version does not know
+	t.Skip("unknown record kinds") // a record kind this version does not know
 	return nil
 }
 

@@ -163,7 +163,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		return export.Conversation{}, false, err
 	}
 	if kind == "hidden" {
-		t.Skip() // Goose's own internal sessions, never listed
+		t.Skip("hidden sessions") // Goose's own internal sessions, never listed
 		return export.Conversation{}, false, nil
 	}
 	if kind == "scheduled" || kind == "sub_agent" {
@@ -181,7 +181,7 @@ func (r *reader) Load(h export.Head, t *importer.Tally) (export.Conversation, bo
 		return export.Conversation{}, false, err
 	}
 	if len(msgs) == 0 {
-		t.Skip() // an empty session
+		t.Skip("empty sessions") // an empty session
 		return export.Conversation{}, false, nil
 	}
 	nameTools(msgs)
@@ -275,9 +275,9 @@ func convert(sessID, key, role string, raw, meta []byte, ts time.Time, t *import
 			}
 			out = append(out, store.Message{SessionID: sessID, Role: "tool", Content: body, ToolCallID: p.ID, Timestamp: ts, SourceKey: next()})
 		case "systemNotification":
-			t.Skip()
+			t.Skip("system notifications")
 		default:
-			t.Skip() // confirmations, redacted thinking, context markers
+			t.Skip(p.Type) // confirmations, redacted thinking, context markers
 		}
 	}
 	if len(text) > 0 || len(thinking) > 0 || len(calls) > 0 {

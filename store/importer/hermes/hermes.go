@@ -162,12 +162,15 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 	}
 	src, err := openSource(ctx, file)
 	if err != nil {
-		return rep, err
+		return importer.PassOver(rep, file, err)
 	}
 	defer src.close()
 	imp := &run{ctx: ctx, st: st, src: src, file: file, fi: fi, state: prev, prevSig: prev.Sig, rep: &rep, t0: t0}
 	if err := imp.do(sig); err != nil {
-		return rep, err
+		if store.IsDatabaseFault(err) {
+			return rep, err // recall's own database, not the one read
+		}
+		return importer.PassOver(rep, file, err)
 	}
 	rep.Files = 1
 	return rep, nil
@@ -298,7 +301,7 @@ func (r *run) do(sig sqlitero.Signature) error {
 		r.written[s.ID] = true
 	}
 	r.rep.Messages += inserted
-	r.rep.Skipped += skippedRows
+	r.rep.SkipN("rows Hermes hides", skippedRows)
 	r.rep.Sessions += len(changed)
 	r.rep.WriteTime += time.Since(t1)
 
@@ -363,7 +366,7 @@ func (r *run) do(sig sqlitero.Signature) error {
 		r.state = next
 		r.rep.Messages += inserted
 		r.rep.Sessions += len(missing)
-		r.rep.Skipped += skipped
+		r.rep.SkipN("rows Hermes hides", skipped)
 		r.rep.WriteTime += time.Since(t3)
 	}
 	r.state.Sig = sig

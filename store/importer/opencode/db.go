@@ -188,7 +188,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 		state = next
 		rep.Sessions += len(ids)
 		rep.Messages += inserted
-		rep.Skipped += skipped
+		rep.SkipN("message parts recall does not import", skipped)
 		rep.WriteTime += time.Since(t1)
 	}
 	if len(order) == 0 {
@@ -201,14 +201,11 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 	return rep, nil
 }
 
-// retryLater turns a database caught mid-write into an empty run that the
-// next one repeats (nothing was saved); any other error is the file's.
+// retryLater turns a database locked by its app into an empty run that the
+// next one repeats (nothing was saved); any other error is the file's, in
+// words (importer.PassOver).
 func retryLater(rep importer.Report, file string, err error) (importer.Report, error) {
-	if sqlitero.Retry(err) {
-		rep.Skipped++
-		return rep, nil
-	}
-	return rep, err
+	return importer.PassOver(rep, file, err)
 }
 
 func (s *Source) saveDB(tx *store.Tx, file string, fi os.FileInfo, st dbState) error {

@@ -173,8 +173,8 @@ func TestOpenCodeHalfWritten(t *testing.T) {
 	importtest.Write(t, db, string(whole[:len(whole)/3]))
 	st := importtest.Open(t)
 	rep := importtest.Run(t, st, src, home)
-	if rep.Failed != 0 || rep.Messages != 0 {
-		t.Fatalf("half-written import = %+v, want nothing and no failure", rep)
+	if rep.Failed != 0 || rep.Messages != 0 || rep.Deferred != 1 || len(rep.Problems) != 1 || rep.Problems[0].File != db {
+		t.Fatalf("half-written import = %+v, want nothing and no failure, the file named", rep)
 	}
 	importtest.Write(t, db, string(whole))
 	if rep := importtest.Run(t, st, src, home); rep.Sessions != 7 || rep.Messages != 24 {

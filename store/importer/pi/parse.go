@@ -151,7 +151,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 			p.st.Title = textutil.Title(t)
 			p.st.Session.Title = p.st.Title
 		}
-		t.Skip()
+		t.Skip("metadata records")
 		return nil
 	}
 	if e.Type == "session" {
@@ -168,14 +168,14 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 				p.st.Forked = ts
 			}
 		}
-		t.Skip()
+		t.Skip("metadata records")
 		return nil
 	}
 	p.ensureSession(ts)
 	line := p.place(e, ts)
 	session := p.st.Lines[line]
 	if !p.st.Forked.IsZero() && !ts.IsZero() && ts.Before(p.st.Forked) {
-		t.Skip() // copied from the origin, imported there
+		t.Skip("copies from the forked session") // copied from the origin, imported there
 		return nil
 	}
 	key := p.source + ":" + p.st.Session.ID + ":" + e.ID
@@ -198,12 +198,12 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		} else if e.Model != "" {
 			p.st.Session.Model = e.Model
 		}
-		t.Skip()
+		t.Skip("metadata records")
 	case "session_info":
 		if n := strings.TrimSpace(e.Name); n != "" {
 			p.st.Session.Title = textutil.Title(n)
 		}
-		t.Skip()
+		t.Skip("metadata records")
 	case "compaction", "branch_summary":
 		p.add(store.Message{SessionID: session, Role: "user", Content: e.Summary, Timestamp: ts, SourceKey: key,
 			DisplayKind: store.DisplayKindCompaction}, t)
@@ -215,7 +215,7 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		p.add(store.Message{SessionID: session, Role: "user", Content: textutil.FlattenParts(e.Content), Timestamp: ts,
 			SourceKey: key, DisplayKind: kind}, t)
 	default: // thinking_level_change, label, custom (extension state) and types to come
-		t.Skip()
+		t.Skip(e.Type)
 	}
 	return nil
 }
@@ -302,7 +302,7 @@ func (p *parser) message(session, key string, m *agentMessage, ts time.Time, t *
 			p.st.Session.Model = m.Model
 		}
 		if base.Content == "" && base.Reasoning == "" && base.ToolCalls == "" {
-			t.Skip() // an empty reply (aborted before any output)
+			t.Skip("empty messages") // an empty reply (aborted before any output)
 			return
 		}
 		p.add(base, t)
@@ -332,13 +332,13 @@ func (p *parser) message(session, key string, m *agentMessage, ts time.Time, t *
 		base.Role, base.Content, base.DisplayKind = "user", m.Summary, store.DisplayKindCompaction
 		p.add(base, t)
 	default:
-		t.Skip()
+		t.Skip(m.Role)
 	}
 }
 
 func (p *parser) add(m store.Message, t *importer.Tally) {
 	if strings.TrimSpace(m.Content) == "" && m.ToolCalls == "" && m.Reasoning == "" && m.Role != "tool" {
-		t.Skip()
+		t.Skip("empty messages")
 		return
 	}
 	p.msgs = append(p.msgs, m)

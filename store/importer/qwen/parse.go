@@ -124,10 +124,10 @@ func (p *parser) Line(text []byte, t *importer.Tally) error {
 		p.toolResults(r, r.Timestamp)
 	case "system":
 		if !p.system(r) {
-			t.Skip()
+			t.Skip("system records")
 		}
 	default:
-		t.Skip() // a record type this version does not know
+		t.Skip(r.Type) // a record type this version does not know
 	}
 	return nil
 }

@@ -37,8 +37,8 @@ const Elsewhere = "elsewhere "
 // ImportDB brings the copy of one database up to date: nothing is done
 // when it and its WAL did not change since the last run; otherwise only
 // the conversations whose fingerprint changed are read and replaced. The
-// database is opened read-only (sqlitero); a busy, locked or half-written
-// file is passed over (counted as skipped) and read on the next run.
+// database is opened read-only (sqlitero), its reads bounded; a locked
+// file is passed over (importer.PassOver) and read on the next run.
 func ImportDB(ctx context.Context, st *store.Store, source, file string, open func(db *sqlitero.DB) (Reader, error)) (importer.Report, error) {
 	var rep importer.Report
 	if same(file, st.Path()) {
@@ -65,16 +65,16 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 	t0 := time.Now()
 	db, err := sqlitero.Open(ctx, file)
 	if err != nil {
-		return retry(rep, err)
+		return importer.PassOver(rep, file, err)
 	}
 	defer db.Close()
 	r, err := open(db)
 	if err != nil {
-		return retry(rep, err)
+		return importer.PassOver(rep, file, err)
 	}
 	heads, err := r.Heads()
 	if err != nil {
-		return retry(rep, err)
+		return importer.PassOver(rep, file, err)
 	}
 	known := map[string]string{}
 	err = st.Write(ctx, func(tx *store.Tx) error {
@@ -109,7 +109,7 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 			if ferr := w.flush(); ferr != nil {
 				return rep, ferr
 			}
-			return retry(rep, err)
+			return importer.PassOver(rep, file, err)
 		}
 		if !ok {
 			continue
@@ -154,16 +154,6 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 	}
 	rep.Files = 1
 	return rep, nil
-}
-
-// retry turns a database that is busy or not yet whole into a file passed
-// over this time (the next run reads it); other errors fail the file.
-func retry(rep importer.Report, err error) (importer.Report, error) {
-	if sqlitero.Retry(err) {
-		rep.Skipped++
-		return rep, nil
-	}
-	return rep, err
 }
 
 // same reports whether a and b are the same file.

@@ -14,11 +14,11 @@ package export
 
 import (
 	"archive/zip"
-	"bufio"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -29,6 +29,7 @@ import (
 
 	"github.com/recall-dev/recall/store"
 	"github.com/recall-dev/recall/store/importer"
+	"github.com/recall-dev/recall/store/importer/internal/jsonstream"
 )
 
 // Conversation is one element of the export, converted.
@@ -134,8 +135,30 @@ func (cs closers) Close() error {
 }
 
 // Import streams file's conversations into st under source (the importer's
-// name, also the prefix of the conversations' bookkeeping rows).
+// name, also the prefix of the conversations' bookkeeping rows), each
+// conversation decoded whole by decode (within the bounds of one
+// conversation: see Format).
 func Import(ctx context.Context, st *store.Store, source, file string, decode Decode) (importer.Report, error) {
+	return ImportStream(ctx, st, source, file, Format[Conversation]{
+		Head: func(raw json.RawMessage, t *importer.Tally) (Conversation, store.Session, bool) {
+			c, ok := decode(raw, t)
+			return c, c.Session, ok
+		},
+		Rows: func(c Conversation, _ *store.Session, _ *Items, _ *importer.Tally, emit func(store.Message) error) error {
+			for _, m := range c.Messages {
+				if err := emit(m); err != nil {
+					return err
+				}
+			}
+			return nil
+		},
+		Fingerprint: func(c Conversation) string { return c.Fingerprint },
+	})
+}
+
+// ImportStream streams file's conversations into st under source, read as
+// f says.
+func ImportStream[C any](ctx context.Context, st *store.Store, source, file string, f Format[C]) (importer.Report, error) {
 	var rep importer.Report
 	fi, err := os.Stat(file)
 	if err != nil {
@@ -161,50 +184,79 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 	}
 	defer rc.Close()
 	cnt := &counter{r: rc}
-	dec := json.NewDecoder(bufio.NewReaderSize(cnt, 256<<10))
-	tok, err := dec.Token()
-	if err != nil {
-		return rep, fmt.Errorf("%s: %s", file, importer.DecodeProblem(err))
-	}
-	if d, ok := tok.(json.Delim); !ok || d != '[' {
-		return rep, fmt.Errorf("%s: the export's %s is a list of conversations; this starts with %v", file, Entry, tok)
+	s := &streamer[C]{f: f, rd: jsonstream.NewReader(cnt), items: newItems()}
+	defer s.items.sp.close()
+	top := s.rd.Array()
+	if top.Err() != nil {
+		c, err := s.rd.Peek()
+		if err != nil {
+			return rep, fmt.Errorf("%s: %s", file, importer.DecodeProblem(s.rd.ReadErr(err)))
+		}
+		return rep, fmt.Errorf("%s: the export's %s is a list of conversations; this starts with %q", file, Entry, c)
 	}
 	w := &writer{ctx: ctx, st: st, source: source, file: file, rep: &rep}
 	t := importer.NewTally(&rep, file)
 	var ids []string // the export's conversations, named on its row
-	for i := 1; dec.More(); i++ {
+	for i := 1; top.Next(); i++ {
 		if err := ctx.Err(); err != nil {
 			return rep, err
 		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
+		t.Line = i
+		t0 := time.Now()
+		c, ok, fp, err := s.conversation(t)
+		if err != nil {
 			// The stream cannot be followed past broken JSON: what was read
 			// is kept, the file is retried next time.
 			if err := w.flush(); err != nil {
 				return rep, err
 			}
-			return rep, fmt.Errorf("%s: conversation %d (byte %d): %s", file, i, dec.InputOffset(), importer.DecodeProblem(err))
+			return rep, fmt.Errorf("%s: conversation %d (byte %d): %s", file, i, s.rd.Offset(), importer.DecodeProblem(err))
 		}
-		t.Line = i
-		t0 := time.Now()
-		c, ok := decode(raw, t)
-		rep.ParseTime += time.Since(t0)
 		if ok {
-			ids = append(ids, c.Session.ID)
-			if c.Fingerprint == "" {
-				sum := sha256.Sum256(raw)
-				c.Fingerprint = hex.EncodeToString(sum[:12])
+			conv, err := s.rows(c, fp, i, file, &rep)
+			rep.ParseTime += time.Since(t0)
+			switch {
+			case errors.Is(err, errLarge):
+				// More rows than a batch: written on their own, converted
+				// again from the spool inside the transaction.
+				if err := w.flush(); err != nil {
+					return rep, err
+				}
+				written, err := w.stream(conv.Session, fp, i, func(t *importer.Tally, sess *store.Session, emit func(store.Message) error) error {
+					return f.Rows(c, sess, s.items, t, emit)
+				})
+				if err != nil {
+					return rep, err
+				}
+				if written {
+					ids = append(ids, conv.Session.ID)
+				}
+			case err != nil:
+				return rep, err
+			case len(conv.Messages) > 0:
+				ids = append(ids, conv.Session.ID)
+				conv.Messages = importer.DropTooLarge(conv.Messages, file, &rep)
+				w.add(conv)
 			}
-			c.Messages = importer.DropTooLarge(c.Messages, file, &rep)
-			w.add(c)
+		} else {
+			rep.ParseTime += time.Since(t0)
+		}
+		if err := s.items.reset(); err != nil {
+			return rep, err
 		}
 		if w.full() {
 			if err := w.flush(); err != nil {
 				return rep, err
 			}
-			// What the decoder consumed, not what the buffer read ahead.
-			importer.FileProgress(ctx, int64(float64(dec.InputOffset())*scale), rep.Messages)
+			// What was consumed, not what the buffer read ahead.
+			importer.FileProgress(ctx, int64(float64(s.rd.Offset())*scale), rep.Messages)
 		}
+	}
+	if err := top.Err(); err != nil {
+		if err := w.flush(); err != nil {
+			return rep, err
+		}
+		return rep, fmt.Errorf("%s: after conversation %d (byte %d): %s", file, t.Line, s.rd.Offset(), importer.DecodeProblem(err))
 	}
 	if err := w.flush(); err != nil {
 		return rep, err
@@ -228,6 +280,63 @@ func Import(ctx context.Context, st *store.Store, source, file string, decode De
 	return rep, nil
 }
 
+// errLarge stops the conversion of a conversation with more rows than a
+// batch holds.
+var errLarge = errors.New("more rows than a batch")
+
+// conversation reads one element and decodes its head; fp is the hash of
+// its bytes as they are in the file (or the source's own fingerprint).
+func (s *streamer[C]) conversation(t *importer.Tally) (c C, ok bool, fp string, err error) {
+	if _, err := s.rd.Peek(); err != nil {
+		return c, false, "", s.rd.ReadErr(err)
+	}
+	h := sha256.New()
+	s.rd.Tee(h)
+	head, err := s.element(t)
+	s.rd.Tee(nil)
+	if err != nil || head == nil {
+		return c, false, "", err
+	}
+	sum := h.Sum(nil)
+	fp = hex.EncodeToString(sum[:12])
+	c, sess, ok := s.f.Head(head, t)
+	if cap(s.head) > 4<<20 {
+		s.head = nil
+	}
+	if !ok || !checkHead(&sess, t) {
+		return c, false, "", nil
+	}
+	if s.f.Fingerprint != nil {
+		if own := s.f.Fingerprint(c); own != "" {
+			fp = own
+		}
+	}
+	s.sess = sess
+	return c, true, fp, nil
+}
+
+// rows converts a conversation whose rows fit one batch; errLarge when
+// they do not (nothing of it is kept: it is converted again as it is
+// written). What the conversion reports is added to rep only when it is
+// kept.
+func (s *streamer[C]) rows(c C, fp string, line int, file string, rep *importer.Report) (Conversation, error) {
+	var part importer.Report
+	t := importer.NewTally(&part, file)
+	t.Line = line
+	conv := Conversation{Session: s.sess, Fingerprint: fp}
+	err := s.f.Rows(c, &conv.Session, s.items, t, func(m store.Message) error {
+		if len(conv.Messages) == batchMessages {
+			return errLarge
+		}
+		conv.Messages = append(conv.Messages, m)
+		return nil
+	})
+	if err == nil {
+		rep.Add(part)
+	}
+	return conv, err
+}
+
 // stateDone marks an export read to its end; an interrupted one has no
 // row, so the next run reads it again (skipping what it committed).
 const stateDone = `{"done":true}`
@@ -246,6 +355,81 @@ type writer struct {
 func (w *writer) add(c Conversation) {
 	w.convs = append(w.convs, c)
 	w.msgs += len(c.Messages)
+}
+
+// stream writes one conversation of more rows than a batch in a
+// transaction of its own, converting it (rows) as it goes: its rows are
+// never all in memory. written is false when it was imported before as it
+// is, or yields no row.
+func (w *writer) stream(sess store.Session, fp string, line int, rows func(t *importer.Tally, sess *store.Session, emit func(store.Message) error) error) (written bool, err error) {
+	t0 := time.Now()
+	var part importer.Report
+	inserted, rewritten := 0, 0
+	err = w.st.Write(w.ctx, func(tx *store.Tx) error {
+		defer func() { rewritten = tx.Rewritten() }()
+		part, inserted, written = importer.Report{}, 0, false
+		t := importer.NewTally(&part, w.file)
+		t.Line = line
+		key := Key(w.source, sess.ID)
+		prev, seen, err := tx.ImportFile(key)
+		if err != nil || seen && prev.State == fp {
+			return err
+		}
+		s := sess
+		buf := make([]store.Message, 0, batchMessages)
+		put := func() error {
+			msgs := importer.DropTooLarge(buf, w.file, &part)
+			buf = buf[:0]
+			if !written {
+				// The session first (its messages refer to it), as far as
+				// the rows so far tell; completed below.
+				if err := importer.WriteSessions(tx, []store.Session{s}, true); err != nil {
+					return err
+				}
+				written = true
+			}
+			if seen {
+				var err error
+				if msgs, err = tx.KeepDropped(s.ID, msgs); err != nil {
+					return err
+				}
+			}
+			n, err := tx.InsertMessages(msgs)
+			if err != nil {
+				return fmt.Errorf("insert messages of %s: %w", s.ID, err)
+			}
+			inserted += n
+			return nil
+		}
+		err = rows(t, &s, func(m store.Message) error {
+			buf = append(buf, m)
+			if len(buf) == cap(buf) {
+				return put()
+			}
+			return nil
+		})
+		if err == nil && len(buf) > 0 {
+			err = put()
+		}
+		if err != nil || !written {
+			return err
+		}
+		if err := importer.WriteSessions(tx, []store.Session{s}, true); err != nil {
+			return err
+		}
+		return tx.SetImportFile(store.ImportFile{Path: key, Source: w.source, ModTime: s.StartedAt, State: fp, Sessions: s.ID})
+	})
+	if err != nil {
+		return false, err
+	}
+	w.rep.Add(part)
+	if written {
+		w.rep.Sessions++
+		w.rep.Messages += inserted
+		w.rep.Rewritten += rewritten
+	}
+	w.rep.WriteTime += time.Since(t0)
+	return written, nil
 }
 
 func (w *writer) full() bool {
