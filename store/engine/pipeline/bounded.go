@@ -3,6 +3,8 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/recall-dev/recall/store/engine"
 	"github.com/recall-dev/recall/store/engine/collect"
 	"github.com/recall-dev/recall/store/engine/fill"
@@ -73,8 +75,52 @@ func (e *Engine) readWords(c engine.Conn, pq *query.Plain, res *engine.Result) (
 			words.Done()
 			return words, err
 		}
+		if err := e.cjkWordGaps(c, &words, i, a); err != nil {
+			words.Done()
+			return words, err
+		}
 	}
 	return words, nil
+}
+
+// cjkWordGaps adds to word i the rows its index does not cover yet (a
+// deferred trigram pass, grams not computed yet: plan.Gaps) that hold it,
+// by a scan of those rows only, as the route tops an index's answer up.
+func (e *Engine) cjkWordGaps(c engine.Conn, words *postings.Words, i int, a plan.Attempt) error {
+	if a.Index == engine.IndexLike {
+		return nil // the scan read every row
+	}
+	like := plan.For(a.Q, engine.IndexLike, e.layout)
+	var extra []int64
+	for _, g := range plan.Gaps(e.layout) {
+		if !g.Covers(a) {
+			continue
+		}
+		if g.Probe != "" {
+			if _, any, err := c.ScalarInt(g.Probe); err != nil || !any {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		where := like.Expr
+		if g.Rows.Where != "" {
+			where = "(" + g.Rows.Where + ") AND " + where
+		}
+		err := c.Query("SELECT m.id FROM messages m WHERE "+where+" ORDER BY m.id DESC LIMIT ?",
+			append(append(append([]any{}, g.Rows.Args...), like.ExprArgs...), postings.PerWord), func(st *sqlite3.Stmt) error {
+				extra = append(extra, st.ColumnInt64(0))
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+	}
+	if len(extra) > 0 {
+		words.Add(i, extra)
+	}
+	return nil
 }
 
 // searchPlainBounded answers a plain query at session level from the

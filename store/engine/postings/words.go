@@ -1,6 +1,7 @@
 package postings
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"unicode/utf8"
@@ -219,6 +220,19 @@ func CJKWordRows(c engine.Conn, w *Words, i int, table, expr string, args []any)
 	}
 	w.Docs[i], w.Capped[i] = d, len(ids) >= PerWord
 	return err
+}
+
+// Add puts rows ids (any order) among word i's rows, once each, keeping
+// them ascending: rows an index does not cover yet, found by a scan.
+func (w *Words) Add(i int, ids []int64) {
+	d := slices.Clone(w.Docs[i]) // never written in place: a doclist may hold it
+	for _, id := range ids {
+		k, found := slices.BinarySearchFunc(d, id, func(p fts5idx.Posting, id int64) int { return cmp.Compare(p.Rowid, id) })
+		if !found {
+			d = slices.Insert(d, k, fts5idx.Posting{Rowid: id, Tf: 1})
+		}
+	}
+	w.Docs[i] = d
 }
 
 // commonPrefix is the longest prefix every key starts with.
