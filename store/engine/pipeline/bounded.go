@@ -109,7 +109,7 @@ func (e *Engine) cjkWordGaps(c engine.Conn, words *postings.Words, i int, a plan
 			where = "(" + g.Rows.Where + ") AND " + where
 		}
 		err := c.Query("SELECT m.id FROM messages m WHERE "+where+" ORDER BY m.id DESC LIMIT ?",
-			append(append(append([]any{}, g.Rows.Args...), like.ExprArgs...), postings.PerWord), func(st *sqlite3.Stmt) error {
+			append(append(append([]any{}, g.Rows.Args...), like.ExprArgs...), postings.CJKPerWord), func(st *sqlite3.Stmt) error {
 				extra = append(extra, st.ColumnInt64(0))
 				return nil
 			})
@@ -160,7 +160,7 @@ func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filt
 		df := float64(len(d))
 		if words.Capped[i] {
 			if res.Complete {
-				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.Words[i].Text, postings.PerWord, postings.PerWord))
+				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.Words[i].Text, len(d), len(d)))
 			}
 			res.Complete = false
 			// Only the newest matches were read: extrapolate their density.

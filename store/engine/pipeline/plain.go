@@ -83,6 +83,11 @@ func describePlain(res *engine.Result, pq query.Plain) {
 // error (the caller then tries the ordinary route, which finds substrings).
 func (e *Engine) searchPlain(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
 	if pq.HasCJK() {
+		if len(pq.Words) == 1 && pq.Date.Zero() {
+			// One word: any word is every word, and the route ranks
+			// every match of it (the CJK indexes, in full).
+			return engine.Result{}, nil
+		}
 		// A CJK word is read from the CJK indexes, by SQL: ranked as on a
 		// file whose index full ranking does not read.
 		return e.searchPlainBounded(c, pq, f)

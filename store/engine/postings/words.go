@@ -198,16 +198,20 @@ func (x *Indexes) ReadWords(c engine.Conn, pq *query.Plain) (Words, error) {
 	return w, nil
 }
 
-// CJKWordRows reads the newest PerWord rows of a CJK word, as table
+// CJKPerWord is how many matches of one CJK word CJKWordRows reads, newest
+// first: only rowids, from one index, so more than PerWord.
+var CJKPerWord = 10000
+
+// CJKWordRows reads the newest CJKPerWord rows of a CJK word, as table
 // matches expr (the word's route: the trigram index, recall's bigram one,
 // or, with table "", expr a LIKE condition over messages m), into w's
 // word i, ascending.
 func CJKWordRows(c engine.Conn, w *Words, i int, table, expr string, args []any) error {
 	sql := "SELECT rowid FROM " + table + " WHERE " + table + " MATCH ? ORDER BY rowid DESC LIMIT ?"
-	qargs := []any{expr, PerWord}
+	qargs := []any{expr, CJKPerWord}
 	if table == "" {
 		sql = "SELECT m.id FROM messages m WHERE " + expr + " ORDER BY m.id DESC LIMIT ?"
-		qargs = append(append([]any{}, args...), PerWord)
+		qargs = append(append([]any{}, args...), CJKPerWord)
 	}
 	var ids []int64
 	err := c.Query(sql, qargs, func(st *sqlite3.Stmt) error {
@@ -218,7 +222,7 @@ func CJKWordRows(c engine.Conn, w *Words, i int, table, expr string, args []any)
 	for k, id := range ids { // newest first: reversed to ascending
 		d[len(ids)-1-k] = fts5idx.Posting{Rowid: id, Tf: 1}
 	}
-	w.Docs[i], w.Capped[i] = d, len(ids) >= PerWord
+	w.Docs[i], w.Capped[i] = d, len(ids) >= CJKPerWord
 	return err
 }
 
