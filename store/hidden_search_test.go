@@ -131,3 +131,47 @@ func TestHiddenRowsNeverMatch(t *testing.T) {
 		t.Errorf("quokka heron: sessions %v, want [g2]", got)
 	}
 }
+
+// TestEarlierVersionOfHiddenRowUnsearched: when a source rewrites a
+// message, its earlier text is kept and searched (an earlier version);
+// the earlier text of a hidden message stays unsearched, as it was.
+func TestEarlierVersionOfHiddenRowUnsearched(t *testing.T) {
+	st := mustOpen(t)
+	ctx := context.Background()
+	write := func(hidden, shown string) {
+		t.Helper()
+		err := st.Write(ctx, func(tx *Tx) error {
+			if err := tx.UpsertSession(Session{ID: "r", Source: "gemini-cli", StartedAt: at(0)}); err != nil {
+				return err
+			}
+			msgs, err := tx.KeepDropped("r", []Message{
+				{SessionID: "r", Role: "user", Content: hidden, DisplayKind: DisplayKindHidden, SourceKey: "ctx", Timestamp: at(0)},
+				{SessionID: "r", Role: "user", Content: shown, SourceKey: "p1", Timestamp: at(1)},
+			})
+			if err != nil {
+				return err
+			}
+			_, err = tx.InsertMessages(msgs)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("<session_context> heron v1 </session_context>", "plover question v1")
+	write("<session_context> osprey v2 </session_context>", "plover question v2")
+	for _, c := range []struct {
+		query string
+		want  int
+	}{{"heron", 0}, {"osprey", 0}, {`"heron"`, 0}, {"heron OR osprey", 0}, {"plover", 2}} {
+		for _, f := range []SearchFilter{{Sessions: true, Phase: PhaseFinal}, {Phase: PhaseFinal}} {
+			res, err := st.SearchMessages(ctx, c.query, f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(res.Hits) != c.want {
+				t.Errorf("%q (sessions %v): %d hits, want %d: %+v", c.query, f.Sessions, len(res.Hits), c.want, res.Hits)
+			}
+		}
+	}
+}
