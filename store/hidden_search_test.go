@@ -2,10 +2,13 @@ package store
 
 import (
 	"context"
+	"fmt"
+	"io/fs"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/recall-dev/recall/migrations"
 	"github.com/recall-dev/recall/store/engine"
 )
 
@@ -136,6 +139,12 @@ func TestHiddenRowsNeverMatch(t *testing.T) {
 // message, its earlier text is kept and searched (an earlier version);
 // the earlier text of a hidden message stays unsearched, as it was.
 func TestEarlierVersionOfHiddenRowUnsearched(t *testing.T) {
+	for _, old := range []bool{false, true} {
+		t.Run(fmt.Sprintf("migrated=%v", old), func(t *testing.T) { earlierVersionOfHiddenRow(t, old) })
+	}
+}
+
+func earlierVersionOfHiddenRow(t *testing.T, old bool) {
 	st := mustOpen(t)
 	ctx := context.Background()
 	write := func(hidden, shown string) {
@@ -160,6 +169,20 @@ func TestEarlierVersionOfHiddenRowUnsearched(t *testing.T) {
 	}
 	write("<session_context> heron v1 </session_context>", "plover question v1")
 	write("<session_context> osprey v2 </session_context>", "plover question v2")
+	if old {
+		// As a recall before migration 1065 stored it: searched. The
+		// migration makes it unsearched again.
+		c := rawConn(t, st.Path(), false)
+		mustRun(t, c, "UPDATE messages SET compacted = 1 WHERE display_kind = 'earlier'")
+		sql, err := fs.ReadFile(migrations.FS, "1065_recall_unsearched_rows.sql")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := c.exec(string(sql)); err != nil {
+			t.Fatal(err)
+		}
+		c.close()
+	}
 	for _, c := range []struct {
 		query string
 		want  int
