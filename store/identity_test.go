@@ -126,7 +126,8 @@ func TestIdentityParents(t *testing.T) {
 
 // TestResolveSessionIDForms: show, resume and MCP take the stored id, the
 // own id when one session has it, "<id>@<source>" and a unique prefix; an
-// id that fits two sessions says which they are.
+// id that fits two sessions says which they are (by short ids, which name
+// their sources).
 func TestResolveSessionIDForms(t *testing.T) {
 	ctx := context.Background()
 	st := mustOpen(t)
@@ -151,7 +152,7 @@ func TestResolveSessionIDForms(t *testing.T) {
 		}
 	}
 	_, err := st.ResolveSessionID(ctx, "1718")
-	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), "(roo-code)") || !strings.Contains(err.Error(), "(cline)") {
+	if err == nil || !strings.Contains(err.Error(), "ambiguous") || !strings.Contains(err.Error(), "17180000@roo-code") || !strings.Contains(err.Error(), "17180000@cline") {
 		t.Errorf("prefix of two sessions: %v", err)
 	}
 	// The own id of a session stored under another id.

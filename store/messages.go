@@ -23,16 +23,9 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 		}
 	}
 	inserted := 0
-	// Once the bulk path has dropped the insert triggers, every later insert
-	// of the transaction must index its rows directly too.
-	// A deferred trigram index takes the bulk path even for one row: the
-	// trigger would index it now.
-	bulk := tx.bulkTriggers != nil ||
-		((len(msgs) >= bulkMin || needsDirectIndex(msgs) || tx.s.deferTrigram.Load()) && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS)
-	if bulk {
-		if err := tx.beginBulk(); err != nil {
-			return 0, fmt.Errorf("insert messages: %w", err)
-		}
+	bulk, err := tx.bulkFor(msgs)
+	if err != nil {
+		return 0, fmt.Errorf("insert messages: %w", err)
 	}
 	for i := range msgs {
 		if msgs[i].SessionID == "" {
@@ -55,6 +48,23 @@ func (tx *Tx) InsertMessages(msgs []Message) (int, error) {
 	return inserted, nil
 }
 
+// bulkFor decides whether msgs, about to be inserted, take the bulk path
+// (bulk.go), and starts it when they do.
+func (tx *Tx) bulkFor(msgs []Message) (bool, error) {
+	// Once the bulk path has dropped the insert triggers, every later insert
+	// of the transaction must index its rows directly too.
+	// A deferred trigram index takes the bulk path even for one row: the
+	// trigger would index it now.
+	bulk := tx.bulkTriggers != nil ||
+		((len(msgs) >= bulkMin || needsDirectIndex(msgs) || tx.s.deferTrigram.Load()) && tx.s.layout.hasCJK && tx.s.layout.hasTrigram && tx.s.layout.hasFTS)
+	if bulk {
+		if err := tx.beginBulk(); err != nil {
+			return false, err
+		}
+	}
+	return bulk, nil
+}
+
 // insertMessage writes m into the session stored as sid (not m.SessionID,
 // which may be the source's own id) and sets m.ID; false when it was
 // skipped (its source key stored already, or forgotten).
@@ -72,10 +82,6 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 			return false, nil
 		}
 	}
-	ts := m.Timestamp
-	if ts.IsZero() {
-		ts = now()
-	}
 	content := cleanContent(m.Content)
 	stored := *m
 	stored.SessionID = sid
@@ -87,28 +93,44 @@ func (tx *Tx) insertMessage(m *Message, sid string, bulk bool) (bool, error) {
 		tx.droppedForgotten(sid)
 		return false, nil
 	}
+	var keys []string
+	if key != "" {
+		keys = []string{key}
+	}
+	return true, tx.writeMessage(m, sid, bulk, keys)
+}
+
+// writeMessage writes m's row into the session stored as sid, as it is (no
+// check), with the given keys (whole recall_message_keys keys), and sets
+// m.ID.
+func (tx *Tx) writeMessage(m *Message, sid string, bulk bool, keys []string) error {
+	ts := m.Timestamp
+	if ts.IsZero() {
+		ts = now()
+	}
+	content := cleanContent(m.Content)
 	args := []any{sid, m.Role, content, nullString(m.ToolCallID), nullString(m.ToolCalls),
 		nullString(m.ToolName), ts, nullInt(m.TokenCount), nullString(m.FinishReason), nullString(m.Reasoning)}
 	if tx.s.layout.hasDisplayState() {
 		args = append(args, boolInt(!m.Inactive), boolInt(m.Compacted), nullString(m.DisplayKind))
 	}
 	if err := tx.c.run(tx.s.layout.insertMessageSQL(), args...); err != nil {
-		return false, fmt.Errorf("insert message in %s: %w", sid, err)
+		return fmt.Errorf("insert message in %s: %w", sid, err)
 	}
 	m.ID = tx.c.db.LastInsertRowID()
 	tx.bytes += int64(messageBytes(m))
 	if bulk {
 		if err := tx.indexDirect(m, content); err != nil {
-			return false, fmt.Errorf("index message %d: %w", m.ID, err)
+			return fmt.Errorf("index message %d: %w", m.ID, err)
 		}
 	}
-	if key != "" {
+	for _, key := range keys {
 		if err := tx.c.run("INSERT INTO recall_message_keys(key, message_id) VALUES (?, ?)", key, m.ID); err != nil {
-			return false, err
+			return err
 		}
 	}
 	tx.dirty[sid] = true
-	return true, nil
+	return nil
 }
 
 // MaxMessageBytes is the largest message (content, tool calls and

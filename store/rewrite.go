@@ -72,42 +72,77 @@ func (tx *Tx) Rewritten() int { return tx.rewritten }
 func (tx *Tx) keyedRow(sid, key string) (keyedRow, bool, error) {
 	var r keyedRow
 	found := false
-	l := tx.s.layout
-	q := `SELECT m.id, m.role, COALESCE(m.content, ''), COALESCE(m.tool_call_id, ''), COALESCE(m.tool_calls, ''),
-		COALESCE(m.tool_name, ''), COALESCE(` + l.messageCol("reasoning", "NULL") + `, ''), COALESCE(` + l.messageCol("finish_reason", "NULL") + `, ''),
-		COALESCE(m.timestamp, 0), COALESCE(m.token_count, 0), COALESCE(` + l.messageCol("active", "1") + `, 1),
-		COALESCE(` + l.messageCol("compacted", "0") + `, 0), COALESCE(` + l.messageCol("display_kind", "NULL") + `, '')
-		FROM recall_message_keys k JOIN messages m ON m.id = k.message_id WHERE k.key = ?`
+	q := `SELECT ` + tx.s.layout.keyedRowCols() + ` FROM recall_message_keys k JOIN messages m ON m.id = k.message_id WHERE k.key = ?`
 	err := tx.c.query(q, []any{sid + "\x00" + key}, func(st stmtRow) error {
 		found = true
-		r = keyedRow{id: st.ColumnInt64(0), role: st.ColumnText(1), content: st.ColumnText(2), callID: st.ColumnText(3),
-			calls: st.ColumnText(4), tool: st.ColumnText(5), reasoning: st.ColumnText(6), fin: st.ColumnText(7),
-			ts: st.ColumnFloat(8), tokens: st.ColumnInt(9), active: st.ColumnInt(10) != 0, compacted: st.ColumnInt(11) != 0,
-			kind: st.ColumnText(12)}
+		r = scanKeyedRow(st)
 		return nil
 	})
 	return r, found, err
 }
 
-// keepEarlier stores row's text as an earlier version of the message with
-// source key key in session sid.
-func (tx *Tx) keepEarlier(sid, key string, row keyedRow) error {
+// keyedRowCols are the columns scanKeyedRow reads, of messages m.
+func (l layout) keyedRowCols() string {
+	return `m.id, m.role, COALESCE(m.content, ''), COALESCE(m.tool_call_id, ''), COALESCE(m.tool_calls, ''),
+		COALESCE(m.tool_name, ''), COALESCE(` + l.messageCol("reasoning", "NULL") + `, ''), COALESCE(` + l.messageCol("finish_reason", "NULL") + `, ''),
+		COALESCE(m.timestamp, 0), COALESCE(m.token_count, 0), COALESCE(` + l.messageCol("active", "1") + `, 1),
+		COALESCE(` + l.messageCol("compacted", "0") + `, 0), COALESCE(` + l.messageCol("display_kind", "NULL") + `, '')`
+}
+
+func scanKeyedRow(st stmtRow) keyedRow {
+	return keyedRow{id: st.ColumnInt64(0), role: st.ColumnText(1), content: st.ColumnText(2), callID: st.ColumnText(3),
+		calls: st.ColumnText(4), tool: st.ColumnText(5), reasoning: st.ColumnText(6), fin: st.ColumnText(7),
+		ts: st.ColumnFloat(8), tokens: st.ColumnInt(9), active: st.ColumnInt(10) != 0, compacted: st.ColumnInt(11) != 0,
+		kind: st.ColumnText(12)}
+}
+
+// textHash is a short hash of a message's text fields, in one order.
+func textHash(role, content, callID, calls, tool, reasoning string) string {
 	h := sha256.New()
-	for _, s := range []string{row.role, row.content, row.callID, row.calls, row.tool, row.reasoning} {
+	for _, s := range []string{role, content, callID, calls, tool, reasoning} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
+
+// hash is textHash of the row's text.
+func (r keyedRow) hash() string {
+	return textHash(r.role, r.content, r.callID, r.calls, r.tool, r.reasoning)
+}
+
+// messageHash is textHash of m's text as it would be stored.
+func messageHash(m *Message) string {
+	return textHash(m.Role, cleanContent(m.Content), m.ToolCallID, m.ToolCalls, m.ToolName, m.Reasoning)
+}
+
+// message is the row as a Message of session sid, in the state it has.
+func (r keyedRow) message(sid string) Message {
+	return Message{SessionID: sid, Role: r.role, Content: r.content, ToolCallID: r.callID, ToolCalls: r.calls,
+		ToolName: r.tool, Reasoning: r.reasoning, FinishReason: r.fin, TokenCount: r.tokens,
+		Timestamp: fromEpoch(r.ts), Inactive: !r.active, Compacted: r.compacted, DisplayKind: r.kind}
+}
+
+// earlierVersion is row's text as the earlier version of the message with
+// source key key in session sid.
+func earlierVersion(sid, key string, row keyedRow) Message {
+	old := row.message(sid)
 	// Searched as compacted rows are (compacted = 1), unless the text was
 	// never searched: an earlier version of a hidden or rewound message
 	// stays out of search (active = 0, compacted = 0: Hermes's rewound).
 	searched := (row.active || row.compacted) && row.kind != DisplayKindHidden
-	old := Message{SessionID: sid, Role: row.role, Content: row.content, ToolCallID: row.callID, ToolCalls: row.calls,
-		ToolName: row.tool, Reasoning: row.reasoning, FinishReason: row.fin, TokenCount: row.tokens,
-		Timestamp: fromEpoch(row.ts), Inactive: true, Compacted: searched, DisplayKind: DisplayKindEarlier,
-		SourceKey: key + earlierKeyTag + hex.EncodeToString(h.Sum(nil)[:12])}
+	old.Inactive, old.Compacted, old.DisplayKind = true, searched, DisplayKindEarlier
+	old.SourceKey = key + earlierKeyTag + row.hash()
+	return old
+}
+
+// keepEarlier stores row's text as an earlier version of the message with
+// source key key in session sid.
+func (tx *Tx) keepEarlier(sid, key string, row keyedRow) error {
 	if !tx.s.layout.hasDisplayState() {
 		return nil // a Hermes file before v11 cannot mark it: it keeps the new text only
 	}
+	old := earlierVersion(sid, key, row)
 	_, err := tx.insertMessage(&old, sid, tx.bulkTriggers != nil)
 	return err
 }

@@ -384,8 +384,10 @@ func (s *Store) Session(ctx context.Context, id string) (Session, error) {
 
 // ResolveSessionID returns the stored id of the session arg names: its
 // stored id, the source's own id for it when one session has that own id,
-// "<own id>@<source>", else the single stored id starting with arg. An arg
-// that fits several sessions is an error naming them (with their sources).
+// "<own id>@<source>" or "<prefix of it>@<source>" (a short id, ShortIDs),
+// else the single stored id starting with arg (byte for byte, else in any
+// case). An arg that fits several sessions is an error naming each by its
+// short id.
 func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error) {
 	var ids []string
 	var more bool
@@ -406,19 +408,11 @@ func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error
 			if err != nil || len(ids) > 0 {
 				return err
 			}
-			if at := strings.LastIndexByte(arg, '@'); at > 0 {
-				native, source := arg[:at], arg[at+1:]
-				err := c.query(`SELECT i.id FROM recall_session_identity i JOIN sessions s ON s.id = i.id
-					WHERE i.native_id = ?1 AND i.source = ?2
-					UNION ALL SELECT s.id FROM sessions s WHERE s.id = ?1 AND s.source = ?2
-						AND NOT EXISTS (SELECT 1 FROM recall_session_identity i WHERE i.id = s.id)
-					LIMIT 6`, []any{native, source}, func(st stmtRow) error {
-					ids = append(ids, st.ColumnText(0))
-					return nil
-				})
-				if err != nil || len(ids) > 0 {
-					return err
-				}
+		}
+		if at := strings.LastIndexByte(arg, '@'); at > 0 {
+			var err error
+			if ids, err = s.ownWithSource(c, arg[:at], arg[at+1:]); err != nil || len(ids) > 0 {
+				return err
 			}
 		}
 		if len(arg) > maxIDPrefix {
@@ -426,10 +420,9 @@ func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error
 			// patterns over 50,000 bytes as "too complex").
 			return nil
 		}
-		return c.query("SELECT id FROM sessions WHERE id LIKE ? ESCAPE '\\' ORDER BY started_at, id LIMIT 6", []any{sqlutil.EscapeLike(arg) + "%"}, func(st stmtRow) error {
-			ids = append(ids, st.ColumnText(0))
-			return nil
-		})
+		var err error
+		ids, err = idsByPrefix(c, arg, 6)
+		return err
 	})
 	if len(ids) > 5 {
 		ids, more = ids[:5], true
@@ -446,12 +439,17 @@ func (s *Store) ResolveSessionID(ctx context.Context, arg string) (string, error
 }
 
 // ambiguous is the error for an id that fits several sessions: each is
-// named by its stored id and source, so the person can pick one.
+// named by its short id (ShortIDs), with its source where that does not
+// say it, so the person can pick one and type it back.
 func (s *Store) ambiguous(ctx context.Context, arg string, ids []string, more bool) error {
+	short, _ := s.ShortIDs(ctx, ids) // a stored id names it if this fails
 	names := make([]string, 0, len(ids)+1)
 	for _, id := range ids {
 		name := clipID(id)
-		if sess, err := s.Session(ctx, id); err == nil {
+		if sh, ok := short[id]; ok {
+			name = clipID(sh)
+		}
+		if sess, err := s.Session(ctx, id); err == nil && (sess.Host != "" || !strings.Contains(name, "@")) {
 			if sess.Host != "" {
 				sess.Source += "@" + sess.Host
 			}

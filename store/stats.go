@@ -30,8 +30,8 @@ type Stats struct {
 	// deleted: recall keeps them (SourceGone).
 	SessionsSourceGone int64 `json:"sessions_source_gone"`
 	// MessagesRewritten counts the earlier versions kept of messages their
-	// source rewrote (rewrite.go): text recall keeps though the source
-	// replaced it.
+	// source rewrote (rewrite.go) or took back (mirror.go): text recall
+	// keeps though the source replaced or dropped it.
 	MessagesRewritten int64 `json:"messages_rewritten"`
 	// SessionsQualified counts the sessions stored under a qualified id
 	// ("<id>@<source>"): a session of another source had their id first.

@@ -111,6 +111,10 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 		shown.session, shown.msgs = shownMessages(in.session, in.msgs, in.reveal)
 		doc, err := renderTranscript(ctx, md, st, shown)
 		doc.session = in.session
+		if sb, ok := backend.(ShortIDBackend); ok {
+			short, _ := sb.ShortIDs(ctx, []string{in.session.ID}) // best effort: else the stored id
+			doc.shortID = short[in.session.ID]
+		}
 		return transcriptMsg{seq: seq, doc: doc, msgs: in.msgs, err: err}
 	}
 }
@@ -399,7 +403,11 @@ func (d *detailView) header(w int, focused bool) string {
 	}
 	it := d.item
 	title := rowTitle(it)
-	text := " " + title + " · " + termtext.OneLine(termtext.Sanitize(it.Source)) + " · " + termtext.OneLine(termtext.Sanitize(shortID(it.SessionID)))
+	id := it.SessionID
+	if d.doc.session.ID == id && d.doc.shortID != "" {
+		id = d.doc.shortID
+	}
+	text := " " + title + " · " + termtext.OneLine(termtext.Sanitize(it.Source)) + " · " + termtext.OneLine(termtext.Sanitize(id))
 	if d.loading {
 		text += " · loading…"
 	}
@@ -428,12 +436,4 @@ func (d *detailView) position() string {
 		return ""
 	}
 	return " " + strings.Join(parts, " · ") + " "
-}
-
-// shortID shortens long session ids for display.
-func shortID(id string) string {
-	if len(id) > 24 {
-		return termtext.Truncate(id, 24)
-	}
-	return id
 }

@@ -179,8 +179,13 @@ func e2eNoColor(t *testing.T, bin, env string) {
 func (x *tmux) quit() {
 	x.t.Helper()
 	x.run("send-keys", "-t", "e2e", "C-c")
+	// A fresh prompt, alone on the last line: the shell has the terminal
+	// back. (The prompts above it, of the commands run before, are there as
+	// soon as the program leaves the alternate screen, while it may still
+	// be reading the keyboard; keys sent then are lost.)
 	x.waitFor("shell prompt after quit", false, func(s string) bool {
-		return strings.Count(s, e2ePrompt) >= 2 && !strings.Contains(s, "search your agent history")
+		ls := lines(strings.TrimRight(s, " \n"))
+		return strings.TrimSpace(ls[len(ls)-1]) == e2ePrompt && !strings.Contains(s, "search your agent history")
 	})
 	if alt := strings.TrimSpace(x.run("display-message", "-p", "-t", "e2e", "#{alternate_on}")); alt != "0" {
 		x.t.Errorf("alternate screen still on after quit (alternate_on=%s)", alt)

@@ -108,11 +108,16 @@ func TestTmuxTypingIsText(t *testing.T) {
 	}
 }
 
-// esc sends Escape and lets it stand alone: a key sent right after it
-// would be read as that key with alt (the terminal's ESC prefix).
+// esc sends Escape and waits until the screen answers it (every Escape a
+// test sends closes or leaves something, which repaints at least a style):
+// a key sent before the program has read the Escape would be read with it
+// as that key with alt (the terminal's ESC prefix), however long a fixed
+// pause was on a loaded machine.
 func (x *tmux) esc() {
+	x.t.Helper()
+	before := x.capture(true)
 	x.keys("Escape")
-	time.Sleep(150 * time.Millisecond)
+	x.waitFor("the screen to answer Escape", true, func(s string) bool { return s != before })
 }
 
 // snapshot lists the files under dirs with their sizes and times, leaving

@@ -76,6 +76,15 @@ func (b *EngineBackend) Summarize(ctx context.Context, query string, results []r
 // HasModel reports whether summaries come from a model.
 func (b *EngineBackend) HasModel() bool { return b.Engine.HasModel() }
 
+// ShortIDs are the sessions' short ids, when the store knows them
+// (ShortIDBackend).
+func (b *EngineBackend) ShortIDs(ctx context.Context, ids []string) (map[string]string, error) {
+	if s, ok := b.Store.(ShortIDBackend); ok {
+		return s.ShortIDs(ctx, ids)
+	}
+	return nil, nil
+}
+
 // SourceGone lists the sessions whose source files are gone, when the
 // store knows (GoneBackend).
 func (b *EngineBackend) SourceGone(ctx context.Context) (map[string]bool, error) {

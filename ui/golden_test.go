@@ -91,6 +91,13 @@ func TestGolden(t *testing.T) {
 			d.settle()
 			tc.setup(d)
 			d.settle()
+			// 150 ms of quiet is no proof on a loaded machine: wait for
+			// what the screen still waits for, then for quiet again.
+			d.pump("nothing loading", func() bool {
+				s := d.screen()
+				return !strings.Contains(s, "loading…") && !strings.Contains(s, "searching…")
+			})
+			d.settle()
 			golden(t, tc.name, stripTrailing(d.screen()))
 		})
 	}

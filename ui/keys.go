@@ -132,12 +132,14 @@ func (k *KeyMap) updateKeys(f focus, summaryOpen bool) {
 }
 
 // ShortHelp is the footer: the keys that matter most in the current pane,
-// in the order they are wanted (the footer cuts the tail on a narrow screen).
+// most wanted first. A narrow footer leaves out the ones that do not fit,
+// from the end (footerKeys): help, the pane's main action and the way back
+// stay longest.
 func (k KeyMap) ShortHelp() []key.Binding {
 	if k.focus == focusDetail {
-		return []key.Binding{k.Help, k.NextHit, k.FocusSearch, k.Yank, k.Pager, k.Export, k.Cancel, k.Quit}
+		return []key.Binding{k.Help, k.NextHit, k.FocusSearch, k.Cancel, k.Yank, k.Pager, k.Export, k.Quit}
 	}
-	return []key.Binding{k.Help, k.Open, k.NextFocus, k.Resume, k.Pager, k.Yank, k.Export, k.Cancel, k.ForceQuit}
+	return []key.Binding{k.Help, k.Open, k.NextFocus, k.Cancel, k.Resume, k.Yank, k.Pager, k.Export, k.ForceQuit}
 }
 
 // readlineHelp lists the search box's editing keys (Bubbles' textinput

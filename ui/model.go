@@ -211,6 +211,13 @@ type HostsBackend interface {
 	SessionHosts(ctx context.Context) (map[string]string, error)
 }
 
+// ShortIDBackend is implemented by a Backend that knows the short ids
+// people see and type back (store.Store.ShortIDs): the detail pane names
+// its session by one; without it, by the stored id.
+type ShortIDBackend interface {
+	ShortIDs(ctx context.Context, ids []string) (map[string]string, error)
+}
+
 // GoneBackend is implemented by a Backend that knows which sessions' source
 // files are gone from disk (store.Store.SourceGone): recall keeps them, and
 // the list marks them "file deleted".

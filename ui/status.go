@@ -141,9 +141,28 @@ func (s *statusLine) withHelp(left string, w int, h *help.Model, short []key.Bin
 	lw := termtext.Width(left)
 	right := ""
 	if room := w - lw - 2; room > 10 {
-		h.Width = room
-		right = h.ShortHelpView(short)
+		right = footerKeys(h, short, room)
 	}
 	gap := max(1, w-lw-termtext.Width(right))
 	return fit(left+strings.Repeat(" ", gap)+right, w)
+}
+
+// footerKeys renders the short help in room cells as lazygit's footer does:
+// the keys are taken most wanted first (KeyMap.ShortHelp's order) while they
+// fit, one that does not is left out and a later, shorter one may take its
+// place; none is cut and no "…" stands for the rest (F1, always first,
+// lists them all).
+func footerKeys(h *help.Model, keys []key.Binding, room int) string {
+	h.Width = 0 // fitted here, key by key
+	var shown []key.Binding
+	for _, b := range keys {
+		if !b.Enabled() {
+			continue
+		}
+		try := append(shown[:len(shown):len(shown)], b)
+		if termtext.Width(h.ShortHelpView(try)) <= room {
+			shown = try
+		}
+	}
+	return h.ShortHelpView(shown)
 }

@@ -14,6 +14,7 @@ import (
 // transcriptDoc is a session rendered for the detail pane at one width.
 type transcriptDoc struct {
 	session store.Session
+	shortID string // the session's short id (ShortIDBackend), "" when unknown
 	// raw are the rendered lines, each at most width cells once painted,
 	// with the highlight markers still in (balanced on every line); lines
 	// are the same painted and fitted, what the pane shows.

@@ -23,6 +23,7 @@ type Source interface {
 
 	// Reads that return no text pass through.
 	ResolveSessionID(ctx context.Context, prefix string) (string, error)
+	ShortIDs(ctx context.Context, ids []string) (map[string]string, error)
 	RootSession(ctx context.Context, id string) (string, error)
 	RootSessions(ctx context.Context, ids []string) (map[string]string, error)
 	Children(ctx context.Context, id string) ([]string, error)
@@ -190,6 +191,11 @@ func (r *Reader) messages(msgs []store.Message) []store.Message {
 // ResolveSessionID resolves an id, unique prefix or native id.
 func (r *Reader) ResolveSessionID(ctx context.Context, prefix string) (string, error) {
 	return r.src.ResolveSessionID(ctx, prefix)
+}
+
+// ShortIDs are the ids shown to people for stored ids (store.Store.ShortIDs).
+func (r *Reader) ShortIDs(ctx context.Context, ids []string) (map[string]string, error) {
+	return r.src.ShortIDs(ctx, ids)
 }
 
 // RootSession is a session's lineage root.

@@ -131,7 +131,7 @@ type Report struct {
 	Deferred  int // files passed over this run (locked by their app), read on the next
 	Sessions  int // sessions created or updated
 	Messages  int // messages inserted
-	Rewritten int // stored messages the source rewrote: new text in place, the earlier kept
+	Rewritten int // stored messages the source rewrote or took back: the earlier text kept
 	Skipped   int // records skipped on purpose: bookkeeping, meta and unknown record types
 	// SkipReasons counts the skipped records by why (Tally.Skip): a record
 	// type the agent keeps for itself ("progress"), "empty messages", ...

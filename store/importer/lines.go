@@ -46,10 +46,10 @@ type Versioned interface {
 // (Kiro CLI's JSONL journal of a conversation its data.sqlite3 keeps too,
 // Antigravity's full transcript beside the truncated one): Claim runs in
 // the import's transaction after the batch's sessions are written and
-// before its messages are, so the other file's rows go and these come in
-// one commit, or neither does.
+// before its messages (msgs) are, so the other file's rows go and these
+// come in one commit, or neither does.
 type Claimer interface {
-	Claim(tx *store.Tx, p Plan) error
+	Claim(tx *store.Tx, p Plan, msgs []store.Message) error
 }
 
 // Result is what a LineParser produced from one file.
@@ -165,7 +165,7 @@ func ImportLines(ctx context.Context, st *store.Store, source, path string, newP
 			b.Messages = DropTooLarge(b.Messages, p.Path, &r)
 			if c, ok := parser.(Claimer); ok {
 				plan := p
-				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan) }
+				b.Claim = func(tx *store.Tx) error { return c.Claim(tx, plan, b.Messages) }
 			}
 			n, err := Commit(tx, p, b)
 			if err != nil {

@@ -13,6 +13,7 @@ import (
 type hitJSON struct {
 	ID             int64   `json:"id"`
 	SessionID      string  `json:"session_id"`
+	ShortID        string  `json:"short_id,omitempty"` // the id shown to people (sessionJSON.ShortID)
 	Role           string  `json:"role"`
 	DisplayKind    string  `json:"display_kind,omitempty"`
 	Snippet        string  `json:"snippet"`
@@ -68,10 +69,15 @@ func runMessages(env *Env, c *Command, args []string) error {
 	if res.Notice != "" {
 		fmt.Fprintln(env.Stderr, "recall messages: note: "+res.Notice)
 	}
+	ids := make([]string, len(res.Hits))
+	for i, h := range res.Hits {
+		ids[i] = h.SessionID
+	}
+	short := shortIDsOf(env, st, ids)
 	if *asJSON {
 		out := make([]hitJSON, 0, len(res.Hits))
 		for _, h := range res.Hits {
-			out = append(out, hitJSON{ID: h.MessageID, SessionID: h.SessionID, Role: recall.PresentedRole(h.Role, h.DisplayKind), DisplayKind: h.DisplayKind, Snippet: snippetText(h.Snippet, false),
+			out = append(out, hitJSON{ID: h.MessageID, SessionID: h.SessionID, ShortID: short.of(h.SessionID), Role: recall.PresentedRole(h.Role, h.DisplayKind), DisplayKind: h.DisplayKind, Snippet: snippetText(h.Snippet, false),
 				Timestamp: isoTime(h.Timestamp), ToolName: h.ToolName, Source: h.Source, Model: h.Model, Title: h.SessionTitle,
 				SessionStarted: isoTime(h.SessionStarted), Rank: h.Rank, Index: string(h.Index)})
 		}
@@ -96,12 +102,13 @@ func runMessages(env *Env, c *Command, args []string) error {
 	}
 	roleW, sourceW = min(roleW, 24), min(sourceW, 16)
 	for i, h := range res.Hits {
-		title := field(h.SessionTitle)
-		if title == "" {
-			title = displayID(h.SessionID)
-		}
+		// The session's short id before its title, which is cut first:
+		// `recall show` takes the id as printed.
 		head := fmt.Sprintf("%s  %s %s %s", humanTime(h.Timestamp), termtext.PadRight(termtext.Truncate(roles[i], roleW), roleW),
-			termtext.PadRight(termtext.Truncate(field(h.Source), sourceW), sourceW), title)
+			termtext.PadRight(termtext.Truncate(field(h.Source), sourceW), sourceW), short.shown(h.SessionID))
+		if title := field(h.SessionTitle); title != "" {
+			head += "  " + title
+		}
 		// The snippet is cut around its hit: a long message shows the
 		// window where the query matched, not its start.
 		fmt.Fprintf(env.Stdout, "%s\n    %s\n", fitLine(head, width),

@@ -43,10 +43,16 @@ func runRecent(env *Env, c *Command, args []string) error {
 	if err != nil {
 		return err
 	}
+	ids := make([]string, len(rows))
+	for i, r := range rows {
+		ids[i] = r.ID
+	}
+	short := shortIDsOf(env, st, ids)
 	if *asJSON {
 		out := make([]recentJSON, 0, len(rows))
 		for _, r := range rows {
 			j := recentJSON{sessionJSON: toSessionJSON(r.Session), LastActive: isoTime(r.LastActive), Preview: r.Preview}
+			j.ShortID = short.of(r.ID)
 			if j.Title == "" {
 				j.Title = r.Preview
 			}
@@ -69,7 +75,7 @@ func runRecent(env *Env, c *Command, args []string) error {
 			title = r.Preview
 		}
 		out[i] = row{termtext.RelTime(now, r.LastActive), termtext.Truncate(sourceLabel(r.Session), 28),
-			plural(r.MessageCount, "msg", "msgs"), field(title), displayID(r.ID)}
+			plural(r.MessageCount, "msg", "msgs"), field(title), short.shown(r.ID)}
 		whenW, sourceW = max(whenW, termtext.Width(out[i].when)), max(sourceW, termtext.Width(out[i].source))
 		msgsW, idW = max(msgsW, termtext.Width(out[i].msgs)), max(idW, termtext.Width(out[i].id))
 	}

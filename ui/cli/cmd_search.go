@@ -151,7 +151,7 @@ func runSearch(env *Env, c *Command, args []string) error {
 	}
 
 	if a.query == "" {
-		return printBrowse(env, tool, a)
+		return printBrowse(env, st, tool, a)
 	}
 	e := recall.New(st, recall.Options{Sessions: a.sessions, LLM: cfg, ShowSecrets: a.showSecrets})
 	exclude := a.exclude
@@ -220,6 +220,11 @@ func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 			fmt.Fprintln(w, l)
 		}
 	}
+	ids := make([]string, 0, 2*len(d.Results))
+	for _, r := range d.Results {
+		ids = append(ids, r.SessionID, r.RootID)
+	}
+	short := shortIDsOf(env, st, ids)
 	lines(proseLines(fmt.Sprintf("%s for %q (%s index, %s)", plural(len(d.Results), "session", "sessions"), query, d.Index, d.Elapsed.Round(time.Millisecond)), width, "  "))
 	if how := recall.QueryReading(d); how != "" {
 		lines(proseLines(how, width, "  "))
@@ -231,9 +236,9 @@ func printDiscovery(env *Env, st *store.Store, d *recall.Discovery) {
 		if model == "" {
 			model = "unknown model"
 		}
-		parts := []string{plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), "session " + displayID(r.SessionID)}
+		parts := []string{plural(r.Hits, "hit", "hits"), field(r.Source), model, humanTime(r.When), "session " + short.shown(r.SessionID)}
 		if r.RootID != "" && r.RootID != r.SessionID {
-			parts = append(parts, "in "+displayID(r.RootID))
+			parts = append(parts, "in "+short.shown(r.RootID))
 		}
 		if m := recall.MatchedText(r.Matched, d.Words); m != "" {
 			parts = append(parts, m)
@@ -365,7 +370,7 @@ func (p *summaryPrinter) finish() {
 }
 
 // printBrowse is the empty-query mode on a terminal: recent sessions, no model.
-func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
+func printBrowse(env *Env, st *store.Store, tool *sessionsearch.Tool, a searchArgs) error {
 	kept, err := tool.Browse(env.Ctx, a.sessions, a.exclude, a.showSecrets)
 	if err != nil {
 		return err
@@ -374,6 +379,11 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 		fmt.Fprintln(env.Stdout, "No sessions yet.")
 		return nil
 	}
+	ids := make([]string, len(kept))
+	for i, s := range kept {
+		ids[i] = s.ID
+	}
+	short := shortIDsOf(env, st, ids)
 	width := env.termWidth()
 	fmt.Fprintf(env.Stdout, "%s, by last activity:\n", plural(len(kept), "most recent session", "most recent sessions"))
 	for i, s := range kept {
@@ -382,7 +392,7 @@ func printBrowse(env *Env, tool *sessionsearch.Tool, a searchArgs) error {
 			fmt.Fprintln(env.Stdout, l)
 		}
 		for _, l := range fieldLines("   ", "   ", []string{field(s.Source), humanTime(s.LastActive),
-			plural(s.MessageCount, "message", "messages"), "session " + displayID(s.ID)}, width) {
+			plural(s.MessageCount, "message", "messages"), "session " + short.shown(s.ID)}, width) {
 			fmt.Fprintln(env.Stdout, l)
 		}
 		if s.Preview != "" {

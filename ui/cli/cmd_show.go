@@ -79,7 +79,7 @@ func runShow(env *Env, c *Command, args []string) error {
 		count += fmt.Sprintf(" (and %d compacted into a summary, marked COMPACTED)", compacted)
 	}
 	if earlier > 0 {
-		count += fmt.Sprintf(" (and %s the source rewrote, marked EARLIER VERSION)", plural(earlier, "earlier text", "earlier texts"))
+		count += fmt.Sprintf(" (and %s the source rewrote or took back, marked EARLIER VERSION)", plural(earlier, "earlier text", "earlier texts"))
 	}
 	// Blank fields are left out, never shown as "toolA ·  ·".
 	head := []string{displayID(sess.ID)}

@@ -46,7 +46,7 @@ func runStats(env *Env, c *Command, args []string) error {
 		fmt.Fprintf(w, "  kept by recall %d sessions whose files the agent deleted\n", s.SessionsSourceGone)
 	}
 	if s.MessagesRewritten > 0 {
-		fmt.Fprintf(w, "  rewritten     %d messages their source rewrote (the earlier text kept, marked earlier version)\n", s.MessagesRewritten)
+		fmt.Fprintf(w, "  rewritten     %d messages their source rewrote or took back (the earlier text kept, marked earlier version)\n", s.MessagesRewritten)
 	}
 	if s.SessionsQualified > 0 {
 		fmt.Fprintf(w, "  same id       %d sessions stored as <id>@<source> (another source's session had the id)\n", s.SessionsQualified)

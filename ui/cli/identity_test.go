@@ -45,7 +45,7 @@ func TestSameIDTwoSources(t *testing.T) {
 		t.Errorf("show --json s1@toolB: exit %d, %+v, %v\n%s", code, shown, err, out)
 	}
 	code, _, errOut := runCLI(t, false, "--db", db, "show", "s")
-	if code == 0 || !strings.Contains(errOut, "ambiguous") || !strings.Contains(errOut, "s1@toolB (toolB)") || !strings.Contains(errOut, "s1 (toolA)") {
+	if code == 0 || !strings.Contains(errOut, "ambiguous") || !strings.Contains(errOut, "s1@toolA, s1@toolB") {
 		t.Errorf("show s: exit %d, %s", code, errOut)
 	}
 	code, out, _ = runCLI(t, false, "--db", db, "stats", "--json")

@@ -129,3 +129,41 @@ func resolveSession(env *Env, st sessionReader, arg string) (store.Session, erro
 	}
 	return st.Session(env.Ctx, id)
 }
+
+// shortIDer gives the short ids people see (store.Store.ShortIDs).
+type shortIDer interface {
+	ShortIDs(ctx context.Context, ids []string) (map[string]string, error)
+}
+
+// shortIDs are the short ids of ids (store.Store.ShortIDs), as a person
+// sees and types them back; a session it cannot shorten (or a failed read)
+// keeps its stored id.
+type shortIDs map[string]string
+
+// shortIDsOf reads the short ids of ids from st.
+func shortIDsOf(env *Env, st shortIDer, ids []string) shortIDs {
+	m, err := st.ShortIDs(env.Ctx, ids)
+	if err != nil {
+		return shortIDs{} // the stored ids name them as well, only longer
+	}
+	return m
+}
+
+// of is id's short id for JSON, "" when there is none: one that is not
+// valid UTF-8 (which a JSON string cannot carry) in its escaped form
+// (displayID), as session_id_escaped gives the whole id.
+func (s shortIDs) of(id string) string {
+	short := s[id]
+	if !utf8.ValidString(short) {
+		return displayID(short)
+	}
+	return short
+}
+
+// shown is id as printed for a person: its short id, typeable (displayID).
+func (s shortIDs) shown(id string) string {
+	if short, ok := s[id]; ok {
+		return displayID(short)
+	}
+	return displayID(id)
+}

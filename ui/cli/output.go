@@ -85,6 +85,11 @@ func splitList(s string) []string {
 // sessionJSON is a session as the CLI prints it.
 type sessionJSON struct {
 	ID string `json:"session_id"`
+	// ShortID is the id shown to people, which show, resume and MCP take
+	// back: the shortest unique prefix of the source's own id, with
+	// "@source" where sources share it (store.Store.ShortIDs); escaped
+	// as IDEscaped is when it is not valid UTF-8.
+	ShortID string `json:"short_id,omitempty"`
 	// IDEscaped is set when the id is not valid UTF-8, which a JSON string
 	// cannot carry (session_id then holds U+FFFD): it is the escaped form
 	// that show, export and resume accept.

@@ -81,7 +81,7 @@ func TestShowAndExportJSONShareAShape(t *testing.T) {
 }
 
 // Text output fits the terminal and keeps what a person acts on (issue 32):
-// recent rows fit 80 columns with ids whole; search cuts no session id
+// recent rows fit 80 columns with (short) ids whole; search cuts no session id
 // and no highlight marker; messages shows the window around its hit, with
 // a role column as wide as the widest role; a blank model is left out of
 // show's header; search takes --limit; recent --source says when that
@@ -96,16 +96,21 @@ func TestTextOutputFits(t *testing.T) {
 			t.Errorf("recent at 80 columns: a %d-cell row: %q", w, l)
 		}
 	}
+	// Sessions are shown by their short ids (the shortest unique prefix),
+	// which show takes back.
+	shortOf := map[string]string{}
 	for _, r := range decodeJSON[[]map[string]any](t, ids) {
-		if id := r["session_id"].(string); !strings.Contains(out, id) {
-			t.Errorf("recent at 80 columns lost id %s", id)
+		id, short := r["session_id"].(string), r["short_id"].(string)
+		shortOf[id] = short
+		if !strings.HasPrefix(id, short) || !strings.Contains(out, short+"\n") {
+			t.Errorf("recent at 80 columns lost id %s (short id %q)", id, short)
 		}
 	}
 	for _, cols := range []string{"60", "80", "100"} {
 		t.Setenv("COLUMNS", cols)
 		_, out, _ = runCLI(t, false, "--db", db, "search", "--no-summary", "--limit", "5", "docker", "network")
 		for _, id := range []string{"3f2a9c1e-docker-dns", "4c8e7a13-docker-dns-again", "d4a6c1e8-gha-docker-cache"} {
-			if !strings.Contains(out, id) {
+			if id = shortOf[id]; id == "" || !strings.Contains(out, "session "+id+"\n") && !strings.Contains(out, "session "+id+" ") {
 				t.Errorf("search at %s columns cut session id %s:\n%s", cols, id, out)
 			}
 		}

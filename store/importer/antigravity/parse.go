@@ -265,8 +265,10 @@ func (p *parser) Result() importer.Result {
 
 // Claim lets the full log take a conversation over from the cut one an
 // earlier import read (written before the full one appeared): the cut
-// rows go, the full ones come in the same transaction.
-func (p *parser) Claim(tx *store.Tx, plan importer.Plan) error {
+// rows go, the full ones come in the same transaction. The cut log holds
+// the same steps with long contents cut, so no text goes that the full
+// log does not bring whole.
+func (p *parser) Claim(tx *store.Tx, plan importer.Plan, _ []store.Message) error {
 	if plan.Seen || filepath.Base(p.file) != fullLog {
 		return nil
 	}

@@ -8,7 +8,9 @@
 // row and how many visible messages up to that id it holds. Each run copies
 // the changed session rows and the messages after the high-water mark; a
 // session whose earlier messages changed in Hermes (a rewind deactivated
-// some, or replace_messages rewrote them) is copied again in full.
+// some, or replace_messages rewrote them) is compared whole with recall's
+// copy (store.Tx.MirrorSession): it then reads as Hermes shows it, and what
+// Hermes took back stays in recall as earlier versions.
 //
 // Session ids, sources (cli, telegram, subagent, ...), parent links, model,
 // title, token counts and costs are kept; messages keep role, tool calls,
@@ -24,9 +26,11 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -98,25 +102,41 @@ func (*Source) Discover(paths []string) ([]string, error) {
 // chunk is how many source messages one target transaction carries.
 var chunk = 2000
 
-// inactive counts the messages that are not live (compacted away).
-func inactive(msgs []store.Message) int {
-	n := 0
-	for _, m := range msgs {
-		if m.Inactive {
-			n++
-		}
-	}
-	return n
-}
-
 // sessState is what recall remembers about one copied session.
 type sessState struct {
 	Hash string `json:"h"`
 	N    int    `json:"n"` // visible source messages with id <= HW that were copied
 	// C is how many of those were not live (active=0: compacted into a
 	// summary). A compaction keeps N (compacted rows stay visible) but
-	// changes C, so the session is copied again with its rows' new state.
+	// changes C, so the session is compared again with its rows' new state.
 	C int `json:"c,omitempty"`
+	// I is the sum of their ids: a rewind and a restore of as many rows
+	// between two imports keep N and C, not I.
+	I int64 `json:"i,omitempty"`
+}
+
+// counts is what sessState holds of a session's visible rows.
+type counts struct {
+	n, inactive int
+	ids         int64
+}
+
+func (ss *sessState) counts() counts {
+	if ss == nil {
+		return counts{}
+	}
+	return counts{ss.N, ss.C, ss.I}
+}
+
+func (ss *sessState) set(c counts) { ss.N, ss.C, ss.I = c.n, c.inactive, c.ids }
+
+// add counts one more visible message (hermesID its row id).
+func (ss *sessState) add(m store.Message) {
+	ss.N++
+	if m.Inactive {
+		ss.C++
+	}
+	ss.I += hermesID(m)
 }
 
 // state is saved in the source's import-file row.
@@ -242,32 +262,33 @@ func (r *run) do(sig sqlitero.Signature) error {
 		check[id] = true
 	}
 	var resync []string
+	now := map[string]counts{}
 	for id := range check {
 		if _, ok := r.rows[id]; !ok {
 			continue
 		}
-		n, c, err := r.src.visibleCount(id, oldHW)
+		c, err := r.src.visibleCount(id, oldHW)
 		if err != nil {
 			return err
 		}
-		have, haveC := 0, 0
-		if ss := r.state.Sessions[id]; ss != nil {
-			have, haveC = ss.N, ss.C
-		}
-		if n != have || c != haveC {
+		if c != r.state.Sessions[id].counts() {
 			resync = append(resync, id)
+			now[id] = c
 		}
 	}
 	sort.Strings(resync)
 	r.rep.ParseTime += time.Since(r.t0)
 
-	// First transaction: the changed session rows and the sessions copied
-	// again in full. Write may run fn more than once, so fn works on a copy
-	// of the state and the counters are taken only after it committed.
+	// First transaction: the changed session rows and the sessions whose
+	// earlier rows changed, compared whole (store.Tx.MirrorSession: what
+	// Hermes took back stays as earlier versions). Write may run fn more
+	// than once, so fn works on a copy of the state and the counters are
+	// taken only after it committed.
 	t1 := time.Now()
 	var next state
-	var inserted, skippedRows int
+	var inserted, skippedRows, rewritten int
 	err = r.st.Write(r.ctx, func(tx *store.Tx) error {
+		defer func() { rewritten = tx.Rewritten() }()
 		next, inserted, skippedRows = r.state.clone(), 0, 0
 		if err := importer.WriteSessions(tx, changed, true); err != nil {
 			return err
@@ -276,20 +297,19 @@ func (r *run) do(sig sqlitero.Signature) error {
 			next.sess(s.ID).Hash = r.rows[s.ID].hash
 		}
 		for _, id := range resync {
-			msgs, skipped, err := r.src.sessionMessages(id, oldHW)
+			// Up to maxID: rows Hermes wrote again under new ids are
+			// matched here; the chunks below count them and skip them.
+			msgs, skipped, err := r.src.sessionMessages(id, maxID, oldHW)
 			if err != nil {
 				return err
 			}
-			if err := tx.DeleteSessionMessages(r.storedID(tx, id)); err != nil {
-				return err
-			}
-			n, err := r.insert(tx, msgs)
+			n, err := tx.MirrorSession(id, r.rows[id].s.Source, r.usable(msgs, oldHW))
 			if err != nil {
 				return err
 			}
 			inserted += n
 			skippedRows += skipped
-			next.sess(id).N, next.sess(id).C = len(msgs), inactive(msgs)
+			next.sess(id).set(now[id])
 		}
 		return r.save(tx, next, r.prevSig)
 	})
@@ -301,6 +321,7 @@ func (r *run) do(sig sqlitero.Signature) error {
 		r.written[s.ID] = true
 	}
 	r.rep.Messages += inserted
+	r.rep.Rewritten += rewritten
 	r.rep.SkipN("rows Hermes hides", skippedRows)
 	r.rep.Sessions += len(changed)
 	r.rep.WriteTime += time.Since(t1)
@@ -349,10 +370,7 @@ func (r *run) do(sig sqlitero.Signature) error {
 			}
 			inserted = n
 			for _, m := range msgs {
-				next.sess(m.SessionID).N++
-				if m.Inactive {
-					next.sess(m.SessionID).C++
-				}
+				next.sess(m.SessionID).add(m)
 			}
 			for _, s := range missing {
 				next.sess(s.ID).Hash = r.rows[s.ID].hash
@@ -408,21 +426,37 @@ func (r *run) session(row sessionRow) store.Session {
 
 // insert writes messages, noting (and skipping) rows the target cannot hold.
 func (r *run) insert(tx *store.Tx, msgs []store.Message) (int, error) {
+	ok := r.usable(msgs, math.MaxInt64)
+	if len(ok) == 0 {
+		return 0, nil
+	}
+	return tx.InsertMessages(ok)
+}
+
+// usable is msgs with their session's source, without the rows the target
+// cannot hold; those with ids up to reportUpTo are reported (the others
+// are reported when the chunk holding them is copied).
+func (r *run) usable(msgs []store.Message, reportUpTo int64) []store.Message {
 	ok := msgs[:0:0]
 	for _, m := range msgs {
 		if row, known := r.rows[m.SessionID]; known {
 			m.Source = row.s.Source // Hermes's id may be another source's too
 		}
 		if m.Role == "" {
-			r.rep.Problemf(r.file, 0, "message %s in session %s has no role", strings.TrimPrefix(m.SourceKey, "hermes:"), m.SessionID)
+			if hermesID(m) <= reportUpTo {
+				r.rep.Problemf(r.file, 0, "message %d in session %s has no role", hermesID(m), m.SessionID)
+			}
 			continue
 		}
 		ok = append(ok, m)
 	}
-	if len(ok) == 0 {
-		return 0, nil
-	}
-	return tx.InsertMessages(ok)
+	return ok
+}
+
+// hermesID is the Hermes row id of a message read from the source.
+func hermesID(m store.Message) int64 {
+	id, _ := strconv.ParseInt(strings.TrimPrefix(m.SourceKey, keyPrefix), 10, 64)
+	return id
 }
 
 // save records the bookkeeping. Until the run ends the signature saved is

@@ -175,11 +175,12 @@ func TestIncremental(t *testing.T) {
 		t.Errorf("new session = %+v", s)
 	}
 
-	// A rewind deactivates a copied message: sA is copied again without it.
+	// A rewind deactivates a copied message: sA reads without it, and
+	// keeps its text as an earlier version.
 	exec(t, w, `UPDATE messages SET active = 0 WHERE content = 'Added a /healthz probe to the nginx upstream.';
 		UPDATE sessions SET rewind_count = rewind_count + 1 WHERE id = '`+sA+`';`)
 	it.Run(t, st, &Source{}, path)
-	it.SameMsgs(t, "rewound", it.Dump(t, st)[sA].Msgs, wantA2[:len(wantA2)-1])
+	it.SameMsgs(t, "rewound", it.Dump(t, st)[sA].Msgs, append(wantA2[:len(wantA2)-1:len(wantA2)-1], earlier(wantA2[len(wantA2)-1])))
 
 	// replace_messages rewrites sB under new ids: no duplicates.
 	exec(t, w, `DELETE FROM messages WHERE session_id = '`+sB+`';
@@ -189,8 +190,8 @@ func TestIncremental(t *testing.T) {
 	it.Run(t, st, &Source{}, path)
 	d = it.Dump(t, st)
 	it.SameMsgs(t, "replaced", d[sB].Msgs, wantB)
-	if n := it.Count(d); n != 13+4-1 {
-		t.Errorf("%d messages in all, want 16", n)
+	if n := it.Count(d); n != 13+4 {
+		t.Errorf("%d messages in all, want 17", n)
 	}
 }
 
@@ -241,7 +242,8 @@ func TestWhileWriting(t *testing.T) {
 }
 
 // TestReplacedDatabase: a state.db recreated from scratch (ids restart) is
-// compared afresh instead of being skipped up to the old high-water mark.
+// compared afresh instead of being skipped up to the old high-water mark;
+// what it no longer has stays as earlier versions.
 func TestReplacedDatabase(t *testing.T) {
 	dir := t.TempDir()
 	st := it.Open(t)
@@ -251,9 +253,14 @@ func TestReplacedDatabase(t *testing.T) {
 		INSERT INTO messages(session_id, role, content, timestamp) VALUES ('`+sCron+`', 'user', 'rebuilt', 1781334100.0);`)
 	it.Run(t, st, &Source{}, path)
 	d := it.Dump(t, st)
-	it.SameMsgs(t, "cron", d[sCron].Msgs, []it.Msg{{Role: "user", Content: "rebuilt"}})
-	if len(d[sA].Msgs) != 0 {
-		t.Errorf("%s kept %d messages Hermes no longer has", sA, len(d[sA].Msgs))
+	it.SameMsgs(t, "cron", d[sCron].Msgs, []it.Msg{earlier(wantCron[0]), earlier(wantCron[1]), {Role: "user", Content: "rebuilt"}})
+	var gone []it.Msg
+	for _, m := range wantA {
+		gone = append(gone, earlier(m))
+	}
+	it.SameMsgs(t, sA, d[sA].Msgs, gone)
+	if d[sA].MessageCount != 0 || d[sCron].MessageCount != 1 {
+		t.Errorf("message_count %d and %d, want 0 and 1 as Hermes shows", d[sA].MessageCount, d[sCron].MessageCount)
 	}
 }
 

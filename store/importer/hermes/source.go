@@ -12,6 +12,9 @@ import (
 	"github.com/recall-dev/recall/store/importer/internal/sqlitero"
 )
 
+// keyPrefix starts a copied message's source key: "hermes:<row id>".
+const keyPrefix = "hermes:"
+
 // source is a read-only connection to a Hermes state.db.
 type source struct {
 	db          *sqlitero.DB
@@ -171,18 +174,20 @@ func (s *source) sessionsWithMessagesAfter(from, to int64) ([]string, error) {
 	return out, err
 }
 
-// visibleCount counts a session's visible messages with id <= upTo, and
-// how many of them are not live (active=0, compacted into a summary).
-func (s *source) visibleCount(session string, upTo int64) (n, inactive int, err error) {
+// visibleCount counts a session's visible messages with id <= upTo, how
+// many of them are not live (active=0, compacted into a summary), and sums
+// their ids.
+func (s *source) visibleCount(session string, upTo int64) (counts, error) {
 	notLive := "0"
 	if s.messageCols["active"] {
 		notLive = "COALESCE(SUM(COALESCE(active, 1) = 0), 0)"
 	}
-	err = s.query("SELECT count(*), "+notLive+" FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st sqlitero.Row) error {
-		n, inactive = st.ColumnInt(0), st.ColumnInt(1)
+	var c counts
+	err := s.query("SELECT count(*), "+notLive+", COALESCE(SUM(id), 0) FROM messages WHERE session_id = ? AND id <= ? AND "+s.visible, []any{session, upTo}, func(st sqlitero.Row) error {
+		c = counts{n: st.ColumnInt(0), inactive: st.ColumnInt(1), ids: st.ColumnInt64(2)}
 		return nil
 	})
-	return n, inactive, err
+	return c, err
 }
 
 func (s *source) messageSelect() string {
@@ -206,7 +211,7 @@ func scanMessage(st sqlitero.Row) (store.Message, bool) {
 		SessionID: st.ColumnText(1), Role: st.ColumnText(2), Content: store.DecodeContent(st.ColumnText(3)),
 		ToolCallID: st.ColumnText(4), ToolCalls: toolCalls(st.ColumnText(5)), ToolName: st.ColumnText(6),
 		Timestamp: epoch(st.ColumnFloat(7)), TokenCount: st.ColumnInt(8), FinishReason: st.ColumnText(9),
-		Reasoning: reasoning, SourceKey: "hermes:" + strconv.FormatInt(id, 10),
+		Reasoning: reasoning, SourceKey: keyPrefix + strconv.FormatInt(id, 10),
 		// Copied as Hermes keeps them: a row compaction folded into a
 		// summary (active=0, compacted=1) is searched but not part of the
 		// live conversation, and counts as Hermes counts it.
@@ -235,12 +240,15 @@ func (s *source) messagesAfter(after, upTo int64, limit int) (msgs []store.Messa
 	return msgs, last, skipped, err
 }
 
-// sessionMessages reads a session's visible messages with id <= upTo.
-func (s *source) sessionMessages(session string, upTo int64) (msgs []store.Message, skipped int, err error) {
+// sessionMessages reads a session's visible messages with id <= upTo, and
+// counts the others with id <= countUpTo.
+func (s *source) sessionMessages(session string, upTo, countUpTo int64) (msgs []store.Message, skipped int, err error) {
 	err = s.query(s.messageSelect()+" WHERE session_id = ? AND id <= ? ORDER BY id", []any{session, upTo}, func(st sqlitero.Row) error {
 		m, vis := scanMessage(st)
 		if !vis {
-			skipped++
+			if st.ColumnInt64(0) <= countUpTo {
+				skipped++
+			}
 			return nil
 		}
 		msgs = append(msgs, m)

@@ -248,10 +248,12 @@ func (p *cliParser) Result() importer.Result {
 }
 
 // Claim makes the journal the one source of its conversation: a copy
-// data.sqlite3 gave recall before is replaced by the journal's rows, and
-// the database's bookkeeping row for the conversation names the journal,
-// so that later database imports leave it alone.
-func (p *cliParser) Claim(tx *store.Tx, _ importer.Plan) error {
+// data.sqlite3 gave recall before is replaced by the journal's rows (msgs),
+// what only that copy held staying (store.Tx.ReplaceCopy: turns from
+// before the journal began, a compaction summary), and the database's
+// bookkeeping row for the conversation names the journal, so that later
+// database imports leave it alone.
+func (p *cliParser) Claim(tx *store.Tx, _ importer.Plan, msgs []store.Message) error {
 	key := export.Key(SourceName, p.sess.ID)
 	owner := export.Elsewhere + p.file
 	row, ok, err := tx.ImportFile(key)
@@ -262,7 +264,7 @@ func (p *cliParser) Claim(tx *store.Tx, _ importer.Plan) error {
 		return nil
 	}
 	if ok && !strings.HasPrefix(row.State, export.Elsewhere) {
-		if err := tx.DeleteSessionMessages(p.sess.ID); err != nil {
+		if err := tx.ReplaceCopy(p.sess.ID, msgs); err != nil {
 			return fmt.Errorf("replace the database's copy of %s: %w", p.sess.ID, err)
 		}
 	}

@@ -175,3 +175,70 @@ func TestIncremental(t *testing.T) {
 	it.SameMsgs(t, journalID, d[journalID].Msgs, journal)
 	it.SameMsgs(t, v3ID, d[v3ID].Msgs, v3)
 }
+
+// TestJournalKeepsWhatOnlyTheDatabaseHad: a conversation recall read from
+// data.sqlite3 before its journal appeared is taken over by the journal,
+// but turns only the database's copy held (kiro-cli began the journal after
+// them) stay, first, as they were; the journal's own turns are not doubled.
+// Before, the database's copy was deleted whole and those turns were gone.
+func TestJournalKeepsWhatOnlyTheDatabaseHad(t *testing.T) {
+	root := it.CopyTree(t, it.Fixtures(t, "kiro"))
+	db := buildDB(t, root)
+	early := `{"user": {"content": {"Prompt": {"prompt": "which CI runner image do we use?"}}, "timestamp": "2026-09-01T17:40:00Z"},
+		"assistant": {"Response": {"message_id": "a-0", "content": "ubuntu-latest, pinned by the billing workflow."}}}`
+	sql := `UPDATE conversations_v2 SET value = json_set(value, '$.history',
+		json((SELECT json_group_array(json(e)) FROM (SELECT '` + strings.ReplaceAll(early, "\n", " ") + `' AS e UNION ALL
+			SELECT value FROM json_each(json_extract(conversations_v2.value, '$.history')))))) WHERE conversation_id = '` + journalID + `';`
+	if out, err := exec.Command("sqlite3", "-bail", db, sql).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	st := it.Open(t)
+	if rep := it.Run(t, st, &Source{}, db); rep.Sessions != 3 || rep.Malformed != 0 {
+		t.Fatalf("database alone: %+v", rep)
+	}
+	if n := len(it.Dump(t, st)[journalID].Msgs); n != 4 {
+		t.Fatalf("the database's copy has %d rows, want 4", n)
+	}
+	it.Run(t, st, &Source{}, root)
+	want := append([]it.Msg{{Role: "user", Content: "which CI runner image do we use?"},
+		{Role: "assistant", Content: "ubuntu-latest, pinned by the billing workflow."}}, journal...)
+	it.SameMsgs(t, journalID, it.Dump(t, st)[journalID].Msgs, want)
+	res, err := st.SearchMessages(t.Context(), "runner", store.SearchFilter{})
+	if err != nil || len(res.Hits) != 1 {
+		t.Errorf("search runner: %+v, %v", res.Hits, err)
+	}
+}
+
+// TestDatabaseRewriteKeepsEarlierText: kiro-cli rewrites a conversation in
+// data.sqlite3 (an answer regenerated under the same turn): recall reads it
+// as Kiro has it now and keeps the answer it had as an earlier version,
+// still found by search, as every importer of a rewriting source does.
+func TestDatabaseRewriteKeepsEarlierText(t *testing.T) {
+	dir := t.TempDir()
+	db := buildDB(t, dir)
+	st := it.Open(t)
+	it.Run(t, st, &Source{}, db)
+	const id = "c1d2e3f4-a5b6-4c7d-8e9f-0a1b2c3d4e5f"
+	sql := `UPDATE conversations_v2 SET value = replace(value, 'Only 8080 is open.', 'Ports 8080 and 9090 are open.'), updated_at = updated_at + 1 WHERE conversation_id = '` + id + `';`
+	if out, err := exec.Command("sqlite3", "-bail", db, sql).CombinedOutput(); err != nil {
+		t.Fatalf("%v %s", err, out)
+	}
+	if rep := it.Run(t, st, &Source{}, db); rep.Rewritten != 1 || rep.Messages != 0 {
+		t.Errorf("re-import: %+v, want 1 rewritten, 0 new", rep)
+	}
+	var live, earlier []string
+	for _, m := range it.Dump(t, st)[id].Msgs {
+		if m.Kind == store.DisplayKindEarlier {
+			earlier = append(earlier, m.Content)
+		} else if m.Role == "assistant" && m.Content != "" {
+			live = append(live, m.Content)
+		}
+	}
+	if strings.Join(live, "|") != "Ports 8080 and 9090 are open." || strings.Join(earlier, "|") != "Only 8080 is open." {
+		t.Errorf("answers %q, earlier versions %q", live, earlier)
+	}
+	res, err := st.SearchMessages(t.Context(), `"only 8080"`, store.SearchFilter{})
+	if err != nil || len(res.Hits) != 1 {
+		t.Errorf("search the earlier text: %+v, %v", res.Hits, err)
+	}
+}
