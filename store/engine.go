@@ -46,6 +46,7 @@ func (l layout) engineLayout() engine.Layout {
 		UnindexedFrom: l.unindexedFrom, UnindexedTo: l.unindexedTo,
 		HasTitle: l.sessionCols["title"], TitleCol: l.sessionCol("title", "NULL"), CwdCol: l.sessionCol("cwd", "NULL"),
 		DisplayKindCol: l.messageCol("display_kind", "NULL"), Visible: l.visibleMessage(),
+		Unsearched:    l.unsearchedMessage(),
 		MachineClause: l.machineClause,
 	}
 	if l.hasTrigram && l.hasImportMeta {

@@ -151,6 +151,26 @@ func (l layout) visibleMessage() string {
 	return strings.Join(parts, " AND ")
 }
 
+// unsearchedMessage is the complement of visibleMessage over messages m:
+// the rows search never matches, "0" when the file marks none. Its text is
+// the WHERE of migration 1065's partial index (recall_messages_unsearched),
+// so SQLite reads those rows from it on recall's files.
+func (l layout) unsearchedMessage() string {
+	var parts []string
+	if l.messageCols["display_kind"] {
+		parts = append(parts, "m.display_kind = 'hidden'")
+	}
+	if l.messageCols["active"] && l.messageCols["compacted"] {
+		parts = append(parts, "(m.active = 0 AND m.compacted = 0)")
+	} else if l.messageCols["active"] {
+		parts = append(parts, "m.active = 0")
+	}
+	if len(parts) == 0 {
+		return "0"
+	}
+	return strings.Join(parts, " OR ")
+}
+
 // contentOnlyFTS matches the DDL of Hermes v1-v10's external-content FTS
 // tables over messages (fts5(content, content=messages, ...)), which index
 // the content column alone; v11+ index content, tool_name and tool_calls

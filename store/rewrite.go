@@ -127,7 +127,11 @@ func (r keyedRow) message(sid string) Message {
 // source key key in session sid.
 func earlierVersion(sid, key string, row keyedRow) Message {
 	old := row.message(sid)
-	old.Inactive, old.Compacted, old.DisplayKind = true, true, DisplayKindEarlier
+	// Searched as compacted rows are (compacted = 1), unless the text was
+	// never searched: an earlier version of a hidden or rewound message
+	// stays out of search (active = 0, compacted = 0: Hermes's rewound).
+	searched := (row.active || row.compacted) && row.kind != DisplayKindHidden
+	old.Inactive, old.Compacted, old.DisplayKind = true, searched, DisplayKindEarlier
 	old.SourceKey = key + earlierKeyTag + row.hash()
 	return old
 }

@@ -27,7 +27,7 @@ func BenchmarkFullRankMixed(b *testing.B) {
 		{"sessions", store.SearchFilter{Limit: 300, Phase: store.PhaseFinal, Sessions: true,
 			Roles: []string{"user", "assistant"}, ExcludeSources: []string{"subagent", "tool"}}},
 	}
-	for _, query := range []string{"docker 容器", "部署 docker", "修改 rollback", "go 服务"} {
+	for _, query := range []string{"docker 容器", "部署 docker", "修改 rollback", "go 服务", "数据库", "数据库 部署", "数据库 zzzqqq"} {
 		for _, call := range calls {
 			f := call.f
 			b.Run(query+"/"+call.name, func(b *testing.B) {

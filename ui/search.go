@@ -182,7 +182,11 @@ func (m *Model) applyResults(msg resultsMsg) tea.Cmd {
 		// Nothing to move through: the keyboard goes back to the query.
 		m.setFocus(focusSearch)
 	}
-	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query {
+	// The ranked phase may have read the query otherwise than the first
+	// (a question's content words and their forms, its stopwords dropped):
+	// the transcript is highlighted again for the words it searched.
+	if it, ok := m.list.Selected(); !ok || it.SessionID != before || m.detail.query != msg.query ||
+		!slices.Equal(m.highlightTerms(it), m.highlightTerms(m.detail.item)) {
 		return m.selectionChanged()
 	}
 	m.selectionRefreshed() // same session: the detail pane counts the new answer's hits (detail.go)

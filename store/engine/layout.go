@@ -33,6 +33,11 @@ type Layout struct {
 	// and display_kind='hidden' rows are not searched ("1" when the file
 	// has neither column).
 	Visible string
+	// Unsearched is its complement: the rows search never matches ("0"
+	// when the file marks none), which ranking from the index leaves out
+	// before any row is read (rowcache.SessionMap). On recall's files an
+	// index holds exactly these rows (migration 1065).
+	Unsearched string
 	// AgentWritten is the condition over messages m for a row the agent
 	// program wrote into a user record (store.DisplayKindAgent or
 	// DisplayKindCompaction), which is shown as "system"; "" when the file

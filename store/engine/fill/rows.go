@@ -23,9 +23,19 @@ import (
 )
 
 // Where is the WHERE part shared by every path, over messages m and
-// sessions s: visibility and the caller's filters.
+// sessions s: visibility (the rows search may match at all, Hermes's rule:
+// never a hidden or rewound one) and the caller's filters. It is the one
+// place rows are filtered; ranking from the index leaves the unsearched
+// rows out before any row is read (rowcache.SessionMap), and reading the
+// listed rows checks that it did (Sessions).
 func Where(l engine.Layout, f engine.Filter) (string, []any) {
-	where := []string{l.Visible}
+	rest, args := callerWhere(l, f)
+	return l.Visible + " AND " + rest, args
+}
+
+// callerWhere is the caller's filters of Where, without visibility.
+func callerWhere(l engine.Layout, f engine.Filter) (string, []any) {
+	where := []string{"1"}
 	var args []any
 	switch {
 	case len(f.Roles) > 0 && f.ShownRoles:
@@ -76,8 +86,10 @@ var ErrStale = errors.New("session map out of date")
 
 // Sessions reads each session's matching messages that pass the filters
 // (Where), best first, at most perSession; ErrStale when one's session or
-// title differs from the map's (meta).
-func Sessions(c engine.Conn, l engine.Layout, batch []*collect.Sess, meta []rowcache.SessionMeta, filter string, fargs []any, perSession int) error {
+// title differs from the map's (meta), or when one is no longer searched
+// (hidden or rewound in place since the map left the others out: it
+// counted in its session's rank).
+func Sessions(c engine.Conn, l engine.Layout, batch []*collect.Sess, meta []rowcache.SessionMeta, f engine.Filter, perSession int) error {
 	var args []any
 	bySess := map[int64]*collect.Sess{}
 	for _, se := range batch {
@@ -86,7 +98,8 @@ func Sessions(c engine.Conn, l engine.Layout, batch []*collect.Sess, meta []rowc
 			bySess[r.ID] = se
 		}
 	}
-	sql := "SELECT " + Columns(l, "''", "0") + " FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
+	filter, fargs := callerWhere(l, f)
+	sql := "SELECT " + Columns(l, "''", "0") + ", (" + l.Visible + ") FROM messages m CROSS JOIN sessions s ON s.id = m.session_id WHERE m.id IN (" +
 		sqlutil.Placeholders(len(args)) + ") AND " + filter
 	stale := false
 	err := c.Query(sql, append(args, fargs...), func(st *sqlite3.Stmt) error {
@@ -94,6 +107,10 @@ func Sessions(c engine.Conn, l engine.Layout, batch []*collect.Sess, meta []rowc
 		if se := bySess[h.MessageID]; se != nil {
 			if md := meta[se.O]; h.SessionID != md.ID || (l.HasTitle && h.SessionTitle != md.Title) {
 				stale = true
+			}
+			if st.ColumnInt(ColumnCount) == 0 {
+				stale = true // the map counted a row search no longer matches
+				return nil
 			}
 			h.Rank = -se.Value(h.MessageID)
 			se.Hits = append(se.Hits, h)

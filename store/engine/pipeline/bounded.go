@@ -3,10 +3,13 @@ package pipeline
 import (
 	"fmt"
 
+	"github.com/ncruces/go-sqlite3"
+
 	"github.com/recall-dev/recall/store/engine"
 	"github.com/recall-dev/recall/store/engine/collect"
 	"github.com/recall-dev/recall/store/engine/fill"
 	"github.com/recall-dev/recall/store/engine/highlight"
+	"github.com/recall-dev/recall/store/engine/plan"
 	"github.com/recall-dev/recall/store/engine/postings"
 	"github.com/recall-dev/recall/store/engine/query"
 	"github.com/recall-dev/recall/store/engine/score"
@@ -45,12 +48,87 @@ var (
 	plainSessionsBonus = 40
 )
 
+// readWords reads each word's rows: a word from the words index
+// (postings.ReadWords), a CJK word from the index a query of that word
+// alone is routed to (plan.Route: trigram for 3+ characters, recall's
+// bigram index for 1-2, a scan on a file with neither), which res then
+// names.
+func (e *Engine) readWords(c engine.Conn, pq *query.Plain, res *engine.Result) (postings.Words, error) {
+	words, err := e.ix.ReadWords(c, pq)
+	if err != nil {
+		return words, err
+	}
+	for i, w := range pq.Words {
+		if !w.CJK {
+			continue
+		}
+		q := query.Parse(query.QuoteFTS(w.Text), e.layout.Columns(), false)
+		attempts := plan.Route(q, engine.Filter{Phase: engine.PhaseFirst}, e.layout)
+		if len(attempts) == 0 {
+			continue
+		}
+		a := attempts[0]
+		if res.Index == engine.IndexUnicode61 {
+			res.Index = a.Index
+		}
+		if err := postings.CJKWordRows(c, &words, i, a.Table, a.Expr, a.ExprArgs); err != nil {
+			words.Done()
+			return words, err
+		}
+		if err := e.cjkWordGaps(c, &words, i, a); err != nil {
+			words.Done()
+			return words, err
+		}
+	}
+	return words, nil
+}
+
+// cjkWordGaps adds to word i the rows its index does not cover yet (a
+// deferred trigram pass, grams not computed yet: plan.Gaps) that hold it,
+// by a scan of those rows only, as the route tops an index's answer up.
+func (e *Engine) cjkWordGaps(c engine.Conn, words *postings.Words, i int, a plan.Attempt) error {
+	if a.Index == engine.IndexLike {
+		return nil // the scan read every row
+	}
+	like := plan.For(a.Q, engine.IndexLike, e.layout)
+	var extra []int64
+	for _, g := range plan.Gaps(e.layout) {
+		if !g.Covers(a) {
+			continue
+		}
+		if g.Probe != "" {
+			if _, any, err := c.ScalarInt(g.Probe); err != nil || !any {
+				if err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		where := like.Expr
+		if g.Rows.Where != "" {
+			where = "(" + g.Rows.Where + ") AND " + where
+		}
+		err := c.Query("SELECT m.id FROM messages m WHERE "+where+" ORDER BY m.id DESC LIMIT ?",
+			append(append(append([]any{}, g.Rows.Args...), like.ExprArgs...), postings.CJKPerWord), func(st *sqlite3.Stmt) error {
+				extra = append(extra, st.ColumnInt64(0))
+				return nil
+			})
+		if err != nil {
+			return err
+		}
+	}
+	if len(extra) > 0 {
+		words.Add(i, extra)
+	}
+	return nil
+}
+
 // searchPlainBounded answers a plain query at session level from the
 // newest matches of each word, on a file whose index plain.go does not read.
 func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
 	res := engine.Result{Index: engine.IndexUnicode61, Complete: true}
 	n := len(pq.Words)
-	words, err := e.ix.ReadWords(c, &pq)
+	words, err := e.readWords(c, &pq, &res)
 	if err != nil {
 		return res, err
 	}
@@ -66,7 +144,7 @@ func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filt
 	} else if fixed {
 		pq.Suggestion = note
 		words.Done()
-		if words, err = e.ix.ReadWords(c, &pq); err != nil {
+		if words, err = e.readWords(c, &pq, &res); err != nil {
 			return res, err
 		}
 	}
@@ -82,7 +160,7 @@ func (e *Engine) searchPlainBounded(c engine.Conn, pq query.Plain, f engine.Filt
 		df := float64(len(d))
 		if words.Capped[i] {
 			if res.Complete {
-				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.Words[i].Text, postings.PerWord, postings.PerWord))
+				res.Notice = joinNotice(res.Notice, fmt.Sprintf("%q is in more than %d messages: sessions were ranked from its newest %d", pq.Words[i].Text, len(d), len(d)))
 			}
 			res.Complete = false
 			// Only the newest matches were read: extrapolate their density.

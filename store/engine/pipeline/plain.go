@@ -83,6 +83,16 @@ func describePlain(res *engine.Result, pq query.Plain) {
 // searchPlain answers a plain query at session level; no hits is not an
 // error (the caller then tries the ordinary route, which finds substrings).
 func (e *Engine) searchPlain(c engine.Conn, pq query.Plain, f engine.Filter) (engine.Result, error) {
+	if pq.HasCJK() {
+		if len(pq.Words) == 1 && pq.Date.Zero() {
+			// One word: any word is every word, and the route ranks
+			// every match of it (the CJK indexes, in full).
+			return engine.Result{}, nil
+		}
+		// A CJK word is read from the CJK indexes, by SQL: ranked as on a
+		// file whose index full ranking does not read.
+		return e.searchPlainBounded(c, pq, f)
+	}
 	// Every match, from the index, where it reads it.
 	if res, err := e.searchPlainExact(c, pq, f); !errors.Is(err, postings.ErrNotApplicable) {
 		return res, err
@@ -191,7 +201,6 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	accs, touched = nil, nil
 
 	// List the best sessions that pass the filters, in key order.
-	filter, fargs := fill.Where(e.layout, f)
 	var listed []*collect.Sess
 	shown, most := 0, PlainListed
 	if f.SessionLimit > 0 {
@@ -199,7 +208,7 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	}
 	for next := 0; next < ranking.Len() && len(listed) < most && shown < f.Limit; {
 		batch := ranking.Next(next, most-len(listed))
-		if err := fill.Sessions(c, e.layout, batch, meta, filter, fargs, plainSessionHits); err != nil {
+		if err := fill.Sessions(c, e.layout, batch, meta, f, plainSessionHits); err != nil {
 			return res, err
 		}
 		for _, se := range batch {

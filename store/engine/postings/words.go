@@ -1,6 +1,7 @@
 package postings
 
 import (
+	"cmp"
 	"errors"
 	"slices"
 	"unicode/utf8"
@@ -36,6 +37,9 @@ func WordPostings(ix *Index, pq *query.Plain, keep map[string]bool) (docs [][]ft
 	}()
 	for i := range pq.Words {
 		w := &pq.Words[i]
+		if w.CJK {
+			continue // not a unicode61 word: the caller reads it from the CJK indexes
+		}
 		read := func(prefix bool) ([]fts5idx.Posting, error) {
 			type wordKey struct {
 				key  []byte
@@ -145,7 +149,8 @@ func (w *Words) Done() {
 
 // ReadWords reads every row of each word from the index (WordPostings);
 // where the index is not one fts5idx reads, the newest PerWord rows of
-// each word by SQL, as before.
+// each word by SQL, as before. A CJK word (query.Word.CJK) is left empty:
+// the caller reads it from the CJK indexes (CJKWordRows).
 func (x *Indexes) ReadWords(c engine.Conn, pq *query.Plain) (Words, error) {
 	n := len(pq.Words)
 	w := Words{Capped: make([]bool, n)}
@@ -165,6 +170,9 @@ func (x *Indexes) ReadWords(c engine.Conn, pq *query.Plain) (Words, error) {
 	w.Docs = make([][]fts5idx.Posting, n)
 	for i := range pq.Words {
 		wd := &pq.Words[i]
+		if wd.CJK {
+			continue // as WordPostings
+		}
 		var ids []int64
 		if wd.Prefix {
 			// The ranked phase runs once typing paused: the last word is
@@ -188,6 +196,47 @@ func (x *Indexes) ReadWords(c engine.Conn, pq *query.Plain) (Words, error) {
 		w.Docs[i] = d
 	}
 	return w, nil
+}
+
+// CJKPerWord is how many matches of one CJK word CJKWordRows reads, newest
+// first: only rowids, from one index, so more than PerWord.
+var CJKPerWord = 10000
+
+// CJKWordRows reads the newest CJKPerWord rows of a CJK word, as table
+// matches expr (the word's route: the trigram index, recall's bigram one,
+// or, with table "", expr a LIKE condition over messages m), into w's
+// word i, ascending.
+func CJKWordRows(c engine.Conn, w *Words, i int, table, expr string, args []any) error {
+	sql := "SELECT rowid FROM " + table + " WHERE " + table + " MATCH ? ORDER BY rowid DESC LIMIT ?"
+	qargs := []any{expr, CJKPerWord}
+	if table == "" {
+		sql = "SELECT m.id FROM messages m WHERE " + expr + " ORDER BY m.id DESC LIMIT ?"
+		qargs = append(append([]any{}, args...), CJKPerWord)
+	}
+	var ids []int64
+	err := c.Query(sql, qargs, func(st *sqlite3.Stmt) error {
+		ids = append(ids, st.ColumnInt64(0))
+		return nil
+	})
+	d := make([]fts5idx.Posting, len(ids))
+	for k, id := range ids { // newest first: reversed to ascending
+		d[len(ids)-1-k] = fts5idx.Posting{Rowid: id, Tf: 1}
+	}
+	w.Docs[i], w.Capped[i] = d, len(ids) >= CJKPerWord
+	return err
+}
+
+// Add puts rows ids (any order) among word i's rows, once each, keeping
+// them ascending: rows an index does not cover yet, found by a scan.
+func (w *Words) Add(i int, ids []int64) {
+	d := slices.Clone(w.Docs[i]) // never written in place: a doclist may hold it
+	for _, id := range ids {
+		k, found := slices.BinarySearchFunc(d, id, func(p fts5idx.Posting, id int64) int { return cmp.Compare(p.Rowid, id) })
+		if !found {
+			d = slices.Insert(d, k, fts5idx.Posting{Rowid: id, Tf: 1})
+		}
+	}
+	w.Docs[i] = d
 }
 
 // commonPrefix is the longest prefix every key starts with.

@@ -37,6 +37,11 @@ type Word struct {
 	Forms []string // lower-cased words that count as this one: itself and its inflections
 	// Prefix: the word is still being typed, so any word starting with it counts too.
 	Prefix bool
+	// CJK: the word holds Chinese, Japanese or Korean text, which no
+	// space separates from its neighbours: it counts wherever it occurs
+	// in a message, as a substring, read from the CJK indexes (the
+	// trigram one, recall's bigram one for 1-2 characters).
+	CJK bool
 }
 
 // Plain is a query read as plain words.
@@ -67,8 +72,11 @@ func plainSyntax(raw string, toks []Tok) bool {
 }
 
 // ReadPlain reads raw as a plain query; ok is false when raw uses explicit
-// syntax, holds CJK (routed to its own indexes), or has no word at all.
-// typing marks the last word as still being typed unless raw ends in a space.
+// syntax or has no word at all. A run of text holding CJK is one word (no
+// space splits its words, and the CJK indexes match it as a substring):
+// "数据库 deploy" means what "database deploy" does, either word enough
+// to match. typing marks the last word as still being typed unless raw
+// ends in a space.
 func ReadPlain(raw string, columns []string, typing bool, now time.Time) (Plain, bool) {
 	if utf8.RuneCountInString(raw) > MaxRunes {
 		raw = string([]rune(raw)[:MaxRunes])
@@ -79,9 +87,12 @@ func ReadPlain(raw string, columns []string, typing bool, now time.Time) (Plain,
 		return Plain{}, false
 	}
 	var words []string
+	anyCJK := false
 	for _, t := range toks {
 		if analysis.HasCJK(t.Text) {
-			return Plain{}, false
+			anyCJK = true
+			words = append(words, t.Text)
+			continue
 		}
 		words = append(words, analysis.WordRuns(t.Text)...) // a compound (docker-compose) by its words
 	}
@@ -91,7 +102,7 @@ func ReadPlain(raw string, columns []string, typing bool, now time.Time) (Plain,
 	typed := typing && !endsInSpace(raw) && analysis.IsWordRune(lastRune(raw))
 	var pq Plain
 	pq.Date, words = findDate(words, now)
-	if len(words) >= 2 && len(words) <= 12 {
+	if len(words) >= 2 && len(words) <= 12 && !anyCJK { // the in-order bonus reads unicode61 tokens
 		pq.Phrase = strings.ToLower(strings.Join(words, " "))
 	}
 	content := contentWords(words)
@@ -102,8 +113,8 @@ func ReadPlain(raw string, columns []string, typing bool, now time.Time) (Plain,
 		content = content[:maxPlainWords]
 	}
 	for i, w := range content {
-		pw := Word{Text: w, Forms: Inflections(w)}
-		if typed && i == len(content)-1 && strings.EqualFold(w, words[len(words)-1]) {
+		pw := Word{Text: w, Forms: Inflections(w), CJK: analysis.HasCJK(w)}
+		if typed && !pw.CJK && i == len(content)-1 && strings.EqualFold(w, words[len(words)-1]) {
 			pw.Prefix = true
 		}
 		pq.Words = append(pq.Words, pw)
@@ -120,7 +131,8 @@ func lastRune(s string) rune {
 }
 
 // contentWords drops stopwords, question words and one-letter words
-// (digits are kept) and repeats, keeping the order and case of the rest.
+// (digits and CJK characters are kept) and repeats, keeping the order and
+// case of the rest.
 func contentWords(words []string) []string {
 	var out []string
 	for _, w := range words {
@@ -128,7 +140,7 @@ func contentWords(words []string) []string {
 		if stopwords[lw] {
 			continue
 		}
-		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit(lastRune(w)) {
+		if utf8.RuneCountInString(w) == 1 && !unicode.IsDigit(lastRune(w)) && !analysis.HasCJK(w) {
 			continue
 		}
 		if !slices.ContainsFunc(out, func(o string) bool { return strings.EqualFold(o, w) }) {
@@ -226,12 +238,18 @@ kind sort many much likely able recently currently usually often`) {
 // RelaxSyntax turns a query with FTS5 syntax into plain words: quotes,
 // prefix stars, carets, parentheses and column names become spaces and
 // AND/OR/NEAR plain words. ok is false when the query excludes something
-// (NOT, -word): its words alone would find what it asked to leave out.
+// (NOT, -word): its words alone would find what it asked to leave out;
+// and when it quotes an identifier ("GEMINI-MD-MARKER-heron",
+// "docker-compose": one word joined by - . _ / @): that exact spelling was
+// asked for, and any one of its parts ("md", "marker") is not it.
 func RelaxSyntax(raw string, columns []string) (string, bool) {
 	for _, t := range lex(raw, columns) {
 		if t.Kind == TokNot {
 			return "", false
 		}
+	}
+	if slices.ContainsFunc(quotedParts(raw), identifier) {
+		return "", false
 	}
 	out := strings.Map(func(r rune) rune {
 		if strings.ContainsRune("\"*^():", r) {
@@ -246,6 +264,28 @@ func RelaxSyntax(raw string, columns []string) (string, bool) {
 		}
 	}
 	return strings.Join(fields, " "), len(fields) > 0
+}
+
+// quotedParts are the texts between balanced double quotes in raw.
+func quotedParts(raw string) []string {
+	parts := strings.Split(raw, `"`)
+	var out []string
+	for i := 1; i+1 < len(parts); i += 2 {
+		out = append(out, parts[i])
+	}
+	return out
+}
+
+// identifier reports whether s is one whitespace-free compound of two or
+// more words (GEMINI-MD-MARKER-heron, v1.2, user@host).
+func identifier(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && strings.IndexFunc(s, unicode.IsSpace) < 0 && strings.IndexFunc(s, isJoiner) > 0 && len(analysis.WordRuns(s)) >= 2
+}
+
+// HasCJK reports whether a word of the query holds CJK text.
+func (pq Plain) HasCJK() bool {
+	return slices.ContainsFunc(pq.Words, func(w Word) bool { return w.CJK })
 }
 
 // Expr is the FTS5 expression of one plain word: the OR of its forms.

@@ -32,7 +32,13 @@ func TestReadPlain(t *testing.T) {
 		{"content: docker", false, false, nil, ""},
 		{"nginx OR caddy", false, false, nil, ""},
 		{"NEAR(a b)", false, false, nil, ""},
-		{"数据库 迁移", false, false, nil, ""},
+		{"数据库 迁移", false, true, []string{"数据库", "迁移"}, ""},
+		{"数据库 deploy", false, true, []string{"数据库", "deploy"}, ""},
+		{"改 the docker", false, true, []string{"改", "docker"}, ""},
+		{"修改youer服务端 登录 yesterday", false, true, []string{"修改youer服务端", "登录"}, "yesterday"},
+		{"数据库 OR deploy", false, false, nil, ""},
+		{"デプロイ 失敗 the log", false, true, []string{"デプロイ", "失敗", "log"}, ""},
+		{"배포 실패", false, true, []string{"배포", "실패"}, ""},
 		{"?!", false, false, nil, ""},
 	}
 	for _, c := range cases {
@@ -136,6 +142,12 @@ func TestRelaxSyntax(t *testing.T) {
 		{`content: docker`, `content docker`, true},
 		{`deploy NOT rollback`, "", false},
 		{`deploy -rollback`, "", false},
+		{`"GEMINI-MD-MARKER-heron"`, "", false},
+		{`setup "docker-compose" networking`, "", false},
+		{`docker-compose networking`, `docker-compose networking`, true},
+		{`"Charlotte's Web" author`, `Charlotte's Web author`, true},
+		{`"v1.2"`, "", false},
+		{`"say "GEMINI-MD" twice`, `say GEMINI-MD twice`, true},
 	}
 	for _, c := range cases {
 		got, ok := RelaxSyntax(c.query, []string{"content"})

@@ -68,7 +68,7 @@ func (m *SessionMap) Refresh(c engine.Conn, l engine.Layout) (ok bool, err error
 	defer m.mu.Unlock()
 	if m.upTo == 0 && m.sessUpTo == 0 {
 		var f sessionsFile
-		if m.cache.load("sessions", &f) && sameSessions(c, f) {
+		if m.cache.load(sessionsKind, &f) && sameSessions(c, f) {
 			m.restore(f)
 		}
 	}
@@ -76,7 +76,8 @@ func (m *SessionMap) Refresh(c engine.Conn, l engine.Layout) (ok bool, err error
 	defer func() {
 		if err == nil && m.upTo-from >= MinRows {
 			f := m.snapshot()
-			m.cache.save("sessions", &f)
+			m.cache.save(sessionsKind, &f)
+			m.cache.remove(legacySessionsKind)
 		}
 	}()
 	err = budget.Unbudgeted(c.SQLite(), func() error {
@@ -117,10 +118,14 @@ func (m *SessionMap) Refresh(c engine.Conn, l engine.Layout) (ok bool, err error
 		if m.upTo > 0 {
 			sql, args = "SELECT id, session_id, timestamp FROM messages WHERE id > ? AND id <= ? ORDER BY timestamp, id", []any{m.upTo, top}
 		}
+		unsearched, err := unsearchedRows(c, l, m.upTo, top)
+		if err != nil {
+			return err
+		}
 		var last []byte // rows come grouped by session: look a session up once per run
 		lastO := int32(-1)
 		err = c.Query(sql, args, func(st *sqlite3.Stmt) error {
-			if id := st.ColumnInt64(0); id > m.upTo && id <= top {
+			if id := st.ColumnInt64(0); id > m.upTo && id <= top && !unsearched[id] {
 				sid := st.ColumnRawText(1)
 				if lastO < 0 || string(sid) != string(last) {
 					lastO, last = m.ordinal(string(sid)), append(last[:0], sid...)
@@ -142,6 +147,30 @@ func (m *SessionMap) Refresh(c engine.Conn, l engine.Layout) (ok bool, err error
 	return err == nil && m.upTo <= MaxRowid, err
 }
 
+// The sessions file's kind: its rows leave out the unsearched ones since
+// version 2, so a file of the first kind is not read (and is removed).
+const (
+	sessionsKind       = "sessions2"
+	legacySessionsKind = "sessions"
+)
+
+// unsearchedRows are the rows in (from, to] that search never matches
+// (engine.Layout.Unsearched: hidden, rewound). The map leaves them out, so
+// no ranking counts them as a session's evidence, nor as its first
+// message. On recall's files an index holds exactly these rows (migration
+// 1065); a Hermes file without it is read once, at the map's first fill.
+func unsearchedRows(c engine.Conn, l engine.Layout, from, to int64) (map[int64]bool, error) {
+	out := map[int64]bool{}
+	if l.Unsearched == "" || l.Unsearched == "0" {
+		return out, nil
+	}
+	err := c.Query("SELECT m.id FROM messages m WHERE m.id > ? AND m.id <= ? AND ("+l.Unsearched+")", []any{from, to}, func(st *sqlite3.Stmt) error {
+		out[st.ColumnInt64(0)] = true
+		return nil
+	})
+	return out, err
+}
+
 // Forget drops everything and its file (a session or row changed under
 // the cache): the next search reads the map again.
 func (m *SessionMap) Forget() {
@@ -149,7 +178,7 @@ func (m *SessionMap) Forget() {
 	m.of, m.at, m.upTo, m.sessUpTo = nil, nil, 0, 0
 	m.byID, m.meta, m.titleWords = map[string]int32{}, nil, map[string][]int32{}
 	m.mu.Unlock()
-	m.cache.remove("sessions")
+	m.cache.remove(sessionsKind)
 }
 
 // View is what one search reads of the map, at one moment: per message

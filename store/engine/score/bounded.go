@@ -20,13 +20,18 @@ import (
 type Matcher struct {
 	forms    map[string]uint64 // form -> bitmask of words
 	prefixes []string          // per word: the typed prefix, "" for none
+	cjk      []string          // per word: a CJK word, counted as a substring; "" for none
 }
 
-// NewMatcher matches pq's words: each form, and the typed prefix of a
-// word still being typed.
+// NewMatcher matches pq's words: each form, the typed prefix of a word
+// still being typed, and a CJK word wherever it occurs (no space bounds it).
 func NewMatcher(pq query.Plain) Matcher {
-	m := Matcher{forms: map[string]uint64{}, prefixes: make([]string, len(pq.Words))}
+	m := Matcher{forms: map[string]uint64{}, prefixes: make([]string, len(pq.Words)), cjk: make([]string, len(pq.Words))}
 	for i, w := range pq.Words {
+		if w.CJK {
+			m.cjk[i] = strings.ToLower(w.Text)
+			continue
+		}
 		for _, f := range w.Forms {
 			m.forms[f] |= 1 << i
 		}
@@ -41,7 +46,16 @@ func NewMatcher(pq query.Plain) Matcher {
 // words present and the number of tokens.
 func (m Matcher) Count(text string, tf []float64) (mask uint64, dl float64) {
 	clear(tf)
-	for _, tok := range strings.FieldsFunc(strings.ToLower(text), func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
+	lower := strings.ToLower(text)
+	for i, w := range m.cjk {
+		if w != "" {
+			if n := strings.Count(lower, w); n > 0 {
+				tf[i] += float64(n)
+				mask |= 1 << i
+			}
+		}
+	}
+	for _, tok := range strings.FieldsFunc(lower, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsNumber(r) }) {
 		dl++
 		bits := m.forms[tok]
 		for i, p := range m.prefixes {
