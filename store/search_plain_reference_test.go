@@ -100,13 +100,14 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			at      time.Time
 			value   float64
 			mask    uint64
+			tool    bool
 		}
 		var msgs []*msg
 		for id, mask := range rows {
-			var text, session string
+			var text, session, role string
 			var ts float64
-			if err := c.query("SELECT f.content, m.session_id, m.timestamp FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE f.rowid = ?", []any{id}, func(s stmtRow) error {
-				text, session, ts = s.ColumnText(0), s.ColumnText(1), s.ColumnFloat(2)
+			if err := c.query("SELECT f.content, m.session_id, m.timestamp, m.role FROM messages_fts f JOIN messages m ON m.id = f.rowid WHERE f.rowid = ?", []any{id}, func(s stmtRow) error {
+				text, session, ts, role = s.ColumnText(0), s.ColumnText(1), s.ColumnFloat(2), s.ColumnText(3)
 				return nil
 			}); err != nil {
 				return err
@@ -120,7 +121,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 					}
 				}
 			}
-			m := &msg{id: id, session: session, at: fromEpoch(ts), mask: mask}
+			m := &msg{id: id, session: session, at: fromEpoch(ts), mask: mask, tool: role == "tool"}
 			for i := range tf {
 				if tf[i] > 0 {
 					m.value += idf[i] * tf[i] * (score.K1 + 1) / (tf[i] + score.K1*(1-score.B+score.B*lens[id]/avgdl))
@@ -140,6 +141,8 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			started     float64
 			first       int64
 			tmask, mask uint64
+			values      []*msg // its messages, first prompt weighed, best first
+			rows        float64
 		}
 		bySess := map[string]*sess{}
 		for _, m := range msgs {
@@ -151,7 +154,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			se.msgs = append(se.msgs, m)
 		}
 		filter, fargs := fill.Where(st.layout.engineLayout(), f)
-		var list []*sess
+		var all []*sess
 		for _, se := range bySess {
 			c.query("SELECT COALESCE(title, ''), started_at FROM sessions WHERE id = ?", []any{se.id}, func(s stmtRow) error {
 				se.title, se.started = s.ColumnText(0), s.ColumnFloat(1)
@@ -170,14 +173,14 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			}
 			se.mask = se.tmask
 			se.key.inRange = !pq.Date.Zero() && pq.Date.Contains(fromEpoch(se.started))
-			var values []float64
+			var values []*msg
 			fullest := 0.0 // the idf of the words of its fullest message, title included
 			for _, m := range se.msgs {
 				v := m.value
 				if m.id == se.first {
 					v *= score.FirstPromptMul
 				}
-				values = append(values, v)
+				values = append(values, &msg{id: m.id, value: v, tool: m.tool})
 				se.mask |= m.mask
 				var w float64
 				for i := 0; i < n; i++ {
@@ -194,10 +197,12 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 					return nil
 				})
 			}
-			slices.SortFunc(values, collect.CmpFloatDesc)
+			slices.SortFunc(values, func(a, b *msg) int { return collect.CmpFloatDesc(a.value, b.value) })
+			se.values = values
 			for k, v := range values[:min(len(values), score.MaxSessionRows)] {
-				se.key.score += v / float64(k+1)
+				se.rows += v.value / float64(k+1)
 			}
+			se.key.score += se.rows
 			se.key.score += score.FullestWeight * fullest
 			for i := 0; i < n; i++ {
 				if se.tmask&(1<<i) != 0 {
@@ -207,13 +212,34 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 					se.key.score += score.CoverageWeight * idf[i]
 				}
 			}
-			if se.listed {
-				list = append(list, se)
-			}
+			all = append(all, se)
 		}
-		slices.SortFunc(list, func(a, b *sess) int { return a.key.cmp(b.key) })
-		for _, se := range list {
-			out = append(out, se.id)
+		// The second phase: the best RescoreSessions sessions of every
+		// match (listed or not) scored again, tool output among each one's
+		// RescoreRows best rows weighing ToolOutputMul; they stay first.
+		slices.SortFunc(all, func(a, b *sess) int { return a.key.cmp(b.key) })
+		window := all[:min(len(all), collect.RescoreSessions)]
+		for _, se := range window {
+			var values []float64
+			for _, m := range se.values[:min(len(se.values), collect.RescoreRows)] {
+				v := m.value
+				if m.tool {
+					v *= score.ToolOutputMul
+				}
+				values = append(values, v)
+			}
+			slices.SortFunc(values, collect.CmpFloatDesc)
+			rows := 0.0
+			for k, v := range values[:min(len(values), score.MaxSessionRows)] {
+				rows += v / float64(k+1)
+			}
+			se.key.score += rows - se.rows
+		}
+		slices.SortStableFunc(window, func(a, b *sess) int { return a.key.cmp(b.key) })
+		for _, se := range all {
+			if se.listed {
+				out = append(out, se.id)
+			}
 		}
 		return nil
 	})

@@ -18,7 +18,8 @@
 //	score      BM25 per row from those postings; a plain query's value per
 //	           message and per session
 //	collect    the best rows, or every matching message gathered into its
-//	           session and the sessions put in order
+//	           session and the sessions put in order; then the best few
+//	           sessions scored again with their best rows' roles
 //	fill       the listed rows read with their text, session and the
 //	           caller's filters
 //	highlight  each listed row's snippet, its matched words marked

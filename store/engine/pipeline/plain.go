@@ -37,6 +37,11 @@ import (
 //     session's first message;
 //  3. newest.
 //
+// Then the best collect.RescoreSessions sessions are scored again
+// (collect/rescore.go): their best rows' roles are read by rowid, and a
+// tool output's value counts score.ToolOutputMul times; they keep their
+// place before the rest.
+//
 // Every matching message counts, whatever its role: the caller's role and
 // visibility filters choose which sessions are listed (those with a
 // matching message that passes them) and which of their messages are shown,
@@ -199,6 +204,11 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	// from those), all of them only when the filters pass too few.
 	ranking := collect.NewRanking(&sc, accs, touched, ps, 4*PlainListed)
 	accs, touched = nil, nil
+	// The best of them scored again with their best rows' roles, read for
+	// those rows only (collect.Ranking.Rescore).
+	if err := ranking.Rescore(func(ids []int64) (map[int64]bool, error) { return fill.ToolRows(c, ids) }); err != nil {
+		return res, err
+	}
 
 	// List the best sessions that pass the filters, in key order.
 	var listed []*collect.Sess

@@ -24,6 +24,10 @@ const (
 	TitleWeight    = 2.0 // extra per unit of idf of a word in the title
 	FirstPromptMul = 1.5 // the first prompt's row score counts this many times
 	PhraseWeight   = 1.0 // per unit of idf of the query, for its words in order in a row
+	// ToolOutputMul: a tool output's row value counts this many times in
+	// the second phase (collect.Ranking.Rescore), where the best sessions'
+	// rows have their role read; 0.4 to 0.7 measure alike.
+	ToolOutputMul = 0.55
 	// MaxSessionRows: the best rows of a session that count (1, 1/2, ...
 	// 1/5): past a few, more mentions say length, not topic.
 	MaxSessionRows = 5

@@ -1,0 +1,100 @@
+package collect
+
+import (
+	"slices"
+
+	"github.com/recall-dev/recall/store/engine/score"
+)
+
+// The session ranking's second phase, as Bleve's and Tantivy's rescorers:
+// the best few sessions of the first (score.Plain.Session over every
+// match, where a message's role is not known: the session map keeps none)
+// scored again with what is read for those sessions only.
+//
+// Takes: a Ranking and a way to ask which of a few message ids are tool
+// output (one indexed read by rowid). Gives: the Ranking's first
+// RescoreSessions sessions in their new order, their rows gathered;
+// sessions past them keep their first order, after them.
+//
+// What it weighs again: a session's best rows, a tool output's value
+// times score.ToolOutputMul. A long transcript whose best-matching
+// messages are a command's output (a stack trace, a grep, a diff of the
+// whole module) then counts less than one where the person or the agent
+// wrote the words (BENCHMARKS.md: coding-dev's development half).
+
+const (
+	// RescoreSessions is how many of the first phase's best sessions are
+	// scored again: more than the first page (R@5 and the head a person
+	// reads), few enough to cost well under a millisecond to read.
+	RescoreSessions = 40
+	// RescoreRows is how many of each session's best rows have their role
+	// read: every row that can be among its MaxSessionRows best once tool
+	// output weighs less, but for sessions with more tool output than that
+	// among their best (whose best then only count less).
+	RescoreRows = 16
+)
+
+// Rescore scores the first RescoreSessions sessions again (see above);
+// tool returns which of ids are tool output.
+func (r *Ranking) Rescore(tool func(ids []int64) (map[int64]bool, error)) error {
+	k := min(RescoreSessions, r.sorted)
+	if k < 2 {
+		return nil
+	}
+	if len(r.sess) < r.sorted { // the head's rows, as Next would gather them first
+		from := len(r.sess)
+		for _, rk := range r.all[from:r.sorted] {
+			r.sess = append(r.sess, &Sess{Rank: rk})
+		}
+		gather(r.pass, r.sess[from:r.sorted], len(r.pass.Meta))
+	}
+	best := make([][]RowValue, k)
+	var ids []int64
+	for i, se := range r.sess[:k] {
+		rows := slices.Clone(se.Rows)
+		slices.SortFunc(rows, func(a, b RowValue) int { return CmpFloatDesc(a.Value, b.Value) })
+		best[i] = rows[:min(len(rows), RescoreRows)]
+		for _, rv := range best[i] {
+			ids = append(ids, rv.ID)
+		}
+	}
+	isTool, err := tool(ids)
+	if err != nil || len(isTool) == 0 {
+		return err
+	}
+	vals := make([]float64, 0, RescoreRows)
+	for i, se := range r.sess[:k] {
+		before, after := sessionRows(best[i], vals[:0], nil), sessionRows(best[i], vals[:0], isTool)
+		se.Key.score += after - before
+		r.all[i].Key.score = se.Key.score
+	}
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return r.all[a].Key.cmp(r.all[b].Key) })
+	all, sess := slices.Clone(r.all[:k]), slices.Clone(r.sess[:k])
+	for i, j := range order {
+		r.all[i], r.sess[i] = all[j], sess[j]
+	}
+	return nil
+}
+
+// sessionRows is the best rows' part of a session's score
+// (score.Plain.Session: 1, 1/2, ... 1/MaxSessionRows), tool output's
+// values weighed by score.ToolOutputMul.
+func sessionRows(rows []RowValue, vals []float64, isTool map[int64]bool) float64 {
+	for _, rv := range rows {
+		v := rv.Value
+		if isTool[rv.ID] {
+			v *= score.ToolOutputMul
+		}
+		vals = append(vals, v)
+	}
+	slices.SortFunc(vals, CmpFloatDesc)
+	var sc float64
+	for i, v := range vals[:min(len(vals), score.MaxSessionRows)] {
+		sc += v / float64(i+1)
+	}
+	return sc
+}
