@@ -100,7 +100,8 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 			at      time.Time
 			value   float64
 			mask    uint64
-			tool    bool
+			tool    bool // tool output (the second phase)
+			asst    bool // the assistant's
 		}
 		var msgs []*msg
 		for id, mask := range rows {
@@ -121,7 +122,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 					}
 				}
 			}
-			m := &msg{id: id, session: session, at: fromEpoch(ts), mask: mask, tool: role == "tool"}
+			m := &msg{id: id, session: session, at: fromEpoch(ts), mask: mask, tool: role == "tool", asst: role == "assistant"}
 			for i := range tf {
 				if tf[i] > 0 {
 					m.value += idf[i] * tf[i] * (score.K1 + 1) / (tf[i] + score.K1*(1-score.B+score.B*lens[id]/avgdl))
@@ -180,7 +181,7 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 				if m.id == se.first {
 					v *= score.FirstPromptMul
 				}
-				values = append(values, &msg{id: m.id, value: v, tool: m.tool})
+				values = append(values, &msg{id: m.id, value: v, tool: m.tool, asst: m.asst})
 				se.mask |= m.mask
 				var w float64
 				for i := 0; i < n; i++ {
@@ -216,15 +217,21 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 		}
 		// The second phase: the best RescoreSessions sessions of every
 		// match (listed or not) scored again, tool output among each one's
-		// RescoreRows best rows weighing ToolOutputMul; they stay first.
+		// RescoreRows best rows weighing ToolOutputMul and, when one of
+		// those is tool output, the assistant's AssistantMul; they stay
+		// first.
 		slices.SortFunc(all, func(a, b *sess) int { return a.key.cmp(b.key) })
 		window := all[:min(len(all), collect.RescoreSessions)]
 		for _, se := range window {
 			var values []float64
-			for _, m := range se.values[:min(len(se.values), collect.RescoreRows)] {
+			best := se.values[:min(len(se.values), collect.RescoreRows)]
+			tools := slices.ContainsFunc(best, func(m *msg) bool { return m.tool })
+			for _, m := range best {
 				v := m.value
 				if m.tool {
 					v *= score.ToolOutputMul
+				} else if m.asst && tools {
+					v *= score.AssistantMul
 				}
 				values = append(values, v)
 			}

@@ -11,16 +11,20 @@ import (
 // match, where a message's role is not known: the session map keeps none)
 // scored again with what is read for those sessions only.
 //
-// Takes: a Ranking and a way to ask which of a few message ids are tool
-// output (one indexed read by rowid). Gives: the Ranking's first
+// Takes: a Ranking and a way to ask the weight of a few message ids' roles
+// (one indexed read by rowid). Gives: the Ranking's first
 // RescoreSessions sessions in their new order, their rows gathered;
 // sessions past them keep their first order, after them.
 //
-// What it weighs again: a session's best rows, a tool output's value
-// times score.ToolOutputMul. A long transcript whose best-matching
-// messages are a command's output (a stack trace, a grep, a diff of the
-// whole module) then counts less than one where the person or the agent
-// wrote the words (BENCHMARKS.md: coding-dev's development half).
+// What it weighs again: a session's best rows, a tool output's value (and
+// a user-role row the agent program wrote) times score.ToolOutputMul, the
+// assistant's times score.AssistantMul. A long transcript whose
+// best-matching messages are a command's output (a stack trace, a grep, a
+// diff of the whole module) then counts less than one where the person or
+// the agent wrote the words, and, in a session where tools ran, the
+// agent's own account of the problem (what it found, what it changed)
+// more than a neighbour's issue text that merely shares its vocabulary
+// (BENCHMARKS.md: coding-dev's development half).
 
 const (
 	// RescoreSessions is how many of the first phase's best sessions are
@@ -35,8 +39,9 @@ const (
 )
 
 // Rescore scores the first RescoreSessions sessions again (see above);
-// tool returns which of ids are tool output.
-func (r *Ranking) Rescore(tool func(ids []int64) (map[int64]bool, error)) error {
+// roles returns the role of those of ids whose role changes their weight
+// (fill.RowRoles).
+func (r *Ranking) Rescore(roles func(ids []int64) (map[int64]score.RowRole, error)) error {
 	k := min(RescoreSessions, r.sorted)
 	if k < 2 {
 		return nil
@@ -58,13 +63,13 @@ func (r *Ranking) Rescore(tool func(ids []int64) (map[int64]bool, error)) error 
 			ids = append(ids, rv.ID)
 		}
 	}
-	isTool, err := tool(ids)
-	if err != nil || len(isTool) == 0 {
+	role, err := roles(ids)
+	if err != nil || len(role) == 0 {
 		return err
 	}
 	vals := make([]float64, 0, RescoreRows)
 	for i, se := range r.sess[:k] {
-		before, after := sessionRows(best[i], vals[:0], nil), sessionRows(best[i], vals[:0], isTool)
+		before, after := sessionRows(best[i], vals[:0], nil), sessionRows(best[i], vals[:0], role)
 		se.Key.score += after - before
 		r.all[i].Key.score = se.Key.score
 	}
@@ -81,13 +86,24 @@ func (r *Ranking) Rescore(tool func(ids []int64) (map[int64]bool, error)) error 
 }
 
 // sessionRows is the best rows' part of a session's score
-// (score.Plain.Session: 1, 1/2, ... 1/MaxSessionRows), tool output's
-// values weighed by score.ToolOutputMul.
-func sessionRows(rows []RowValue, vals []float64, isTool map[int64]bool) float64 {
+// (score.Plain.Session: 1, 1/2, ... 1/MaxSessionRows), with role (nil
+// for the first phase's) tool output's values weighed by
+// score.ToolOutputMul and, when one of rows is tool output, the
+// assistant's by score.AssistantMul.
+func sessionRows(rows []RowValue, vals []float64, role map[int64]score.RowRole) float64 {
+	tools := false
+	for _, rv := range rows {
+		tools = tools || role[rv.ID] == score.RoleTool
+	}
 	for _, rv := range rows {
 		v := rv.Value
-		if isTool[rv.ID] {
+		switch role[rv.ID] {
+		case score.RoleTool:
 			v *= score.ToolOutputMul
+		case score.RoleAssistant:
+			if tools {
+				v *= score.AssistantMul
+			}
 		}
 		vals = append(vals, v)
 	}

@@ -39,8 +39,10 @@ import (
 //
 // Then the best collect.RescoreSessions sessions are scored again
 // (collect/rescore.go): their best rows' roles are read by rowid, and a
-// tool output's value counts score.ToolOutputMul times; they keep their
-// place before the rest.
+// tool output's value (or a user-role row the agent program wrote) counts
+// score.ToolOutputMul times, and in a session with tool output among
+// them the assistant's score.AssistantMul; they keep their place before
+// the rest.
 //
 // Every matching message counts, whatever its role: the caller's role and
 // visibility filters choose which sessions are listed (those with a
@@ -206,7 +208,7 @@ func (e *Engine) searchPlainExactOnce(c engine.Conn, pq query.Plain, f engine.Fi
 	accs, touched = nil, nil
 	// The best of them scored again with their best rows' roles, read for
 	// those rows only (collect.Ranking.Rescore).
-	if err := ranking.Rescore(func(ids []int64) (map[int64]bool, error) { return fill.ToolRows(c, ids) }); err != nil {
+	if err := ranking.Rescore(func(ids []int64) (map[int64]score.RowRole, error) { return fill.RowRoles(c, e.layout, ids) }); err != nil {
 		return res, err
 	}
 

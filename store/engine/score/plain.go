@@ -28,6 +28,13 @@ const (
 	// the second phase (collect.Ranking.Rescore), where the best sessions'
 	// rows have their role read; 0.4 to 0.7 measure alike.
 	ToolOutputMul = 0.55
+	// AssistantMul: in a session with tool output among its best rows
+	// (an agent's transcript), the assistant's row value counts this many
+	// times in the second phase, as ToolOutputMul: the agent's own account
+	// (what it found, what it changed) over a neighbour's issue text that
+	// merely shares the vocabulary. Only there: where no tool ran (a chat,
+	// LoCoMo's two people) the roles are two people and weigh alike.
+	AssistantMul = 1.35
 	// MaxSessionRows: the best rows of a session that count (1, 1/2, ...
 	// 1/5): past a few, more mentions say length, not topic.
 	MaxSessionRows = 5
@@ -70,6 +77,14 @@ func (p Plain) Session(tmask, mask, fullest uint64, best []float64) float64 {
 func PlainIDF(rows, df float64) float64 {
 	return math.Max(math.Log((rows-df+0.5)/(df+0.5)), 0.05)
 }
+
+// RowRole is a row's role as the second phase weighs it.
+type RowRole uint8
+
+const (
+	RoleTool      RowRole = 1 + iota // tool output, or a user-role row the agent program wrote
+	RoleAssistant                    // the assistant's
+)
 
 // NewPlain weighs a plain query's words, read in docs, over an index of
 // rows rows; with a phrase, a message holding the words in order earns the
