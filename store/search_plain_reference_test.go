@@ -198,7 +198,12 @@ func plainReference(t testing.TB, st *Store, raw string, f SearchFilter) []strin
 					return nil
 				})
 			}
-			slices.SortFunc(values, func(a, b *msg) int { return collect.CmpFloatDesc(a.value, b.value) })
+			slices.SortFunc(values, func(a, b *msg) int {
+				if c := collect.CmpFloatDesc(a.value, b.value); c != 0 {
+					return c
+				}
+				return cmp.Compare(b.id, a.id)
+			})
 			se.values = values
 			for k, v := range values[:min(len(values), score.MaxSessionRows)] {
 				se.rows += v.value / float64(k+1)

@@ -1,6 +1,7 @@
 package collect
 
 import (
+	"cmp"
 	"slices"
 
 	"github.com/recall-dev/recall/store/engine/score"
@@ -57,7 +58,14 @@ func (r *Ranking) Rescore(roles func(ids []int64) (map[int64]score.RowRole, erro
 	var ids []int64
 	for i, se := range r.sess[:k] {
 		rows := slices.Clone(se.Rows)
-		slices.SortFunc(rows, func(a, b RowValue) int { return CmpFloatDesc(a.Value, b.Value) })
+		// Ties (a corpus of repeated texts has many) go to the newer row,
+		// so which RescoreRows rows are weighed does not depend on the sort.
+		slices.SortFunc(rows, func(a, b RowValue) int {
+			if c := CmpFloatDesc(a.Value, b.Value); c != 0 {
+				return c
+			}
+			return cmp.Compare(b.ID, a.ID)
+		})
 		best[i] = rows[:min(len(rows), RescoreRows)]
 		for _, rv := range best[i] {
 			ids = append(ids, rv.ID)
