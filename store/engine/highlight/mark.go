@@ -1,7 +1,7 @@
 // Package highlight makes a listed row's snippet: it takes the row's text
 // (or asks FTS5's snippet() for it) and the parsed query, and gives about
 // 160 characters around the first match with every matched term wrapped
-// in engine.engine.HighlightStart and engine.engine.HighlightEnd.
+// in engine.HighlightStart and engine.HighlightEnd.
 package highlight
 
 import (

@@ -1,3 +1,10 @@
+// Package query is the engine's first stage, parse: it takes what a person
+// typed (possibly half-way, possibly malformed) and gives either the
+// nearest valid FTS5 expression (Parse: quotes balanced, operators and
+// groups repaired, the last word a prefix while typing) or a plain query's
+// words (ReadPlain: each word with its inflections, a date, the phrase),
+// plus the positive terms (Query) that highlighting and transcript windows
+// use to find the matches again. It reads no database.
 package query
 
 import (
