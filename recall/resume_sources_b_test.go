@@ -31,6 +31,9 @@ func TestResumeSourcesB(t *testing.T) {
 		{store.Session{ID: "5f0c3a1e", Source: "amazon-q"}, []string{"q", "chat", "--resume"}, ""},
 		{store.Session{ID: "c1d2e3f4", Source: "kiro"}, []string{"kiro-cli", "chat", "--resume-id", "c1d2e3f4"}, ""},
 		{store.Session{ID: "session-260301-090000-a1b2", Source: "junie"}, nil, ""},
+		{store.Session{ID: "0f3e6c1a-5b7d-4e2a-9c8b-1d2e3f4a5b6c", Source: "antigravity"}, []string{"agy", "--conversation", "0f3e6c1a-5b7d-4e2a-9c8b-1d2e3f4a5b6c"}, ""},
+		{store.Session{ID: "9a8b7c6d-0000-4e2a-9c8b-1d2e3f4a5b6c", ParentID: "0f3e6c1a-5b7d-4e2a-9c8b-1d2e3f4a5b6c", Source: "antigravity", ModelConfig: `{"_delegate_from":"0f3e6c1a-5b7d-4e2a-9c8b-1d2e3f4a5b6c"}`},
+			[]string{"agy", "--conversation", "0f3e6c1a-5b7d-4e2a-9c8b-1d2e3f4a5b6c"}, "Antigravity sub-agent run"},
 	} {
 		r, err := PlanResume(tc.sess)
 		if tc.args == nil {
