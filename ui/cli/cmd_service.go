@@ -69,9 +69,10 @@ func xmlEscape(s string) string {
 	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;").Replace(s)
 }
 
-// serviceContent is the unit or plist running exe --db db watch.
-func serviceContent(exe, db string) string {
-	if runtime.GOOS == "darwin" {
+// serviceContent is the unit (goos "linux") or the plist (goos "darwin")
+// running exe --db db watch.
+func serviceContent(goos, exe, db string) string {
+	if goos == "darwin" {
 		var args strings.Builder
 		for _, a := range []string{exe, "--db", db, "watch"} {
 			fmt.Fprintf(&args, "\t\t<string>%s</string>\n", xmlEscape(a))
@@ -157,7 +158,7 @@ func serviceInstall(env *Env, path string) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 		return err
 	}
-	if err := os.WriteFile(path, []byte(serviceContent(exe, db)), 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(serviceContent(runtime.GOOS, exe, db)), 0o644); err != nil {
 		return err
 	}
 	fmt.Fprintf(env.Stdout, "wrote %s (recall watch into %s)\n", path, db)

@@ -23,10 +23,11 @@ const (
 )
 
 // syncTimerFiles are the files of the timer, by path, that run exe
-// --db db sync --both every interval; dir is where the watch service's own
-// file goes.
-func syncTimerFiles(dir, exe, db string, every time.Duration) map[string]string {
-	if runtime.GOOS == "darwin" {
+// --db db sync --both every interval: a systemd unit and timer (goos
+// "linux") or a launchd agent (goos "darwin"); dir is where the watch
+// service's own file goes.
+func syncTimerFiles(goos, dir, exe, db string, every time.Duration) map[string]string {
+	if goos == "darwin" {
 		var args strings.Builder
 		for _, a := range []string{exe, "--db", db, "sync", "--both"} {
 			fmt.Fprintf(&args, "\t\t<string>%s</string>\n", xmlEscape(a))
@@ -82,7 +83,7 @@ func syncTimerInstall(env *Env, path string, every time.Duration) error {
 	if err != nil {
 		return err
 	}
-	for p, body := range syncTimerFiles(filepath.Dir(path), exe, db, every) {
+	for p, body := range syncTimerFiles(runtime.GOOS, filepath.Dir(path), exe, db, every) {
 		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
 			return err
 		}
@@ -103,7 +104,7 @@ func syncTimerInstall(env *Env, path string, every time.Duration) error {
 
 // syncTimerUninstall stops and removes the timer.
 func syncTimerUninstall(env *Env, path string) error {
-	files := syncTimerFiles(filepath.Dir(path), "", "", defaultSync)
+	files := syncTimerFiles(runtime.GOOS, filepath.Dir(path), "", "", defaultSync)
 	found := false
 	for p := range files {
 		if _, err := os.Stat(p); err == nil {
