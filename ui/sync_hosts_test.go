@@ -1,16 +1,16 @@
 package ui
 
 import (
+	"bytes"
 	"context"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/recall-dev/recall/recall"
+	"github.com/recall-dev/recall/recall/syncer"
 	"github.com/recall-dev/recall/store"
-	"github.com/recall-dev/recall/store/batch"
 )
 
 // TestSyncedSessionsShowTheirMachine: a session synced from another machine
@@ -52,24 +52,11 @@ func TestSyncedSessionsShowTheirMachine(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), "devbox.batch")
-	f, err := os.Create(path)
-	if err != nil {
+	var batch bytes.Buffer
+	if _, err := syncer.New(remote, syncer.Config{}, nil).WriteBatch(ctx, &batch, syncer.ExportOptions{Exclude: me.ID}); err != nil {
 		t.Fatal(err)
 	}
-	w, err := batch.NewWriter(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w.Exclude = me.ID
-	if _, err := remote.ExportBatch(ctx, store.ExportOptions{Exclude: me.ID}, w); err != nil {
-		t.Fatal(err)
-	}
-	if err := w.Close(); err != nil {
-		t.Fatal(err)
-	}
-	f.Close()
-	if _, rep, err := batch.ApplyFile(ctx, here, path); err != nil || rep.Sessions != 1 {
+	if _, rep, err := syncer.New(here, syncer.Config{}, nil).ApplyStream(ctx, &batch); err != nil || rep.Sessions != 1 {
 		t.Fatalf("apply the devbox batch: %+v, %v", rep, err)
 	}
 	them.Host = "devbox"
