@@ -1,6 +1,7 @@
 package pipeline
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/recall-dev/recall/store/engine"
@@ -29,7 +30,7 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 			return res, err
 		}
 		if len(res.Hits) > 0 || a.Stands {
-			return e.fillGaps(c, a, f, res)
+			return e.fillGaps(c, a, f, res, nil)
 		}
 		scanned = scanned || a.Index == engine.IndexLike
 		complete = complete && res.Complete
@@ -45,7 +46,10 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 	if scanned {
 		return *empty, nil
 	}
-	res, err := e.fillGaps(c, emptyFrom, f, *empty)
+	// A gap scanned once with a LIKE clause found nothing; a later attempt
+	// whose query builds the same clause over the same gap is not asked again.
+	asked := map[string]bool{}
+	res, err := e.fillGaps(c, emptyFrom, f, *empty, asked)
 	if err != nil || len(res.Hits) > 0 {
 		return res, err
 	}
@@ -58,7 +62,7 @@ func (e *Engine) route(c engine.Conn, q query.Parsed, f engine.Filter) (engine.R
 		if a.Index == emptyFrom.Index {
 			continue
 		}
-		more, err := e.fillGaps(c, a, f, engine.Result{Index: a.Index, Complete: complete})
+		more, err := e.fillGaps(c, a, f, engine.Result{Index: a.Index, Complete: complete}, asked)
 		if err != nil || len(more.Hits) > 0 {
 			return more, err
 		}
@@ -83,12 +87,21 @@ func (e *Engine) runAttempt(c engine.Conn, a plan.Attempt, f engine.Filter) (eng
 }
 
 // fillGaps tops up an index's answer with LIKE hits from the rows it does
-// not cover, up to the limit.
-func (e *Engine) fillGaps(c engine.Conn, a plan.Attempt, f engine.Filter, res engine.Result) (engine.Result, error) {
+// not cover, up to the limit. asked, when not nil, records each gap and
+// LIKE clause scanned, and skips one scanned already in this search.
+func (e *Engine) fillGaps(c engine.Conn, a plan.Attempt, f engine.Filter, res engine.Result, asked map[string]bool) (engine.Result, error) {
+	like := plan.For(a.Q, engine.IndexLike, e.layout)
 	for _, g := range plan.Gaps(e.layout) {
 		full := len(res.Hits) >= f.Limit && f.Sort == engine.SortRank // a time sort may want a gap's row first
 		if full || !g.Covers(a) {
 			continue
+		}
+		if asked != nil {
+			key := fmt.Sprint(g.Why, "\x00", like.Expr, "\x00", like.ExprArgs)
+			if asked[key] {
+				continue
+			}
+			asked[key] = true
 		}
 		if g.Probe != "" {
 			if _, any, err := c.ScalarInt(g.Probe); err != nil || !any {
@@ -98,7 +111,7 @@ func (e *Engine) fillGaps(c engine.Conn, a plan.Attempt, f engine.Filter, res en
 				continue
 			}
 		}
-		more, err := e.searchLike(c, a.Q, plan.For(a.Q, engine.IndexLike, e.layout), f, g.Rows)
+		more, err := e.searchLike(c, a.Q, like, f, g.Rows)
 		if err != nil {
 			return res, err
 		}
