@@ -21,7 +21,8 @@ import (
 const MinShortID = 8
 
 // ShortIDs returns the short id of each stored id given (ids not in the
-// store are left out). One read; two indexed look-ups per id.
+// store are left out). One read; a few indexed look-ups per id (its own id,
+// its neighbours in id order, the sources sharing it).
 func (s *Store) ShortIDs(ctx context.Context, ids []string) (map[string]string, error) {
 	out := make(map[string]string, len(ids))
 	if len(ids) == 0 {
@@ -46,18 +47,6 @@ func (s *Store) ShortIDs(ctx context.Context, ids []string) (map[string]string, 
 		return nil, fmt.Errorf("short session ids: %w", err)
 	}
 	return out, nil
-}
-
-// ShortID is ShortIDs for one id; the id itself when it is not stored.
-func (s *Store) ShortID(ctx context.Context, id string) (string, error) {
-	m, err := s.ShortIDs(ctx, []string{id})
-	if err != nil {
-		return id, err
-	}
-	if short, ok := m[id]; ok {
-		return short, nil
-	}
-	return id, nil
 }
 
 // shortID is the short id of the session stored under id.

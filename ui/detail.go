@@ -88,8 +88,12 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 	m.detail.cancel = cancel
 	d := &m.detail
 	var cached []store.Message
+	cachedShort := ""
 	if d.session.ID == d.sessionID {
 		cached = d.msgs // same session: re-render without reading the store
+		if d.doc.session.ID == d.sessionID {
+			cachedShort = d.doc.shortID
+		}
 	}
 	terms := m.highlightTerms(d.item)
 	if d.find.pattern != "" {
@@ -100,21 +104,22 @@ func (m *Model) loadTranscript(msg transcriptLoadMsg) tea.Cmd {
 		toolsKey: m.allKeys.ToggleTools.Help().Key, thinkingKey: m.allKeys.ToggleThinking.Help().Key}
 	id, seq, backend, md, st := d.sessionID, msg.seq, m.backend, m.md, m.styles
 	return func() tea.Msg {
+		short := cachedShort
 		if in.msgs == nil {
 			sess, msgs, err := backend.Transcript(ctx, id)
 			if err != nil {
 				return transcriptMsg{seq: seq, err: err}
 			}
 			in.session, in.msgs = sess, msgs
+			if sb, ok := backend.(ShortIDBackend); ok {
+				ids, _ := sb.ShortIDs(ctx, []string{sess.ID}) // best effort: else the stored id
+				short = ids[sess.ID]
+			}
 		}
 		shown := in
 		shown.session, shown.msgs = shownMessages(in.session, in.msgs, in.reveal)
 		doc, err := renderTranscript(ctx, md, st, shown)
-		doc.session = in.session
-		if sb, ok := backend.(ShortIDBackend); ok {
-			short, _ := sb.ShortIDs(ctx, []string{in.session.ID}) // best effort: else the stored id
-			doc.shortID = short[in.session.ID]
-		}
+		doc.session, doc.shortID = in.session, short
 		return transcriptMsg{seq: seq, doc: doc, msgs: in.msgs, err: err}
 	}
 }
