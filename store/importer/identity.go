@@ -71,7 +71,7 @@ func adoptMoved(tx *store.Tx, source, path, ident string, fi os.FileInfo, whole 
 		if r.Path == path {
 			continue
 		}
-		if !filepath.IsAbs(r.Path) && sameFile(r.Path, path) {
+		if !filepath.IsAbs(r.Path) && SameFile(r.Path, path) {
 			// The same file, recorded by the relative path it was once
 			// given as (an older recall kept paths as typed).
 			pick = r
@@ -98,8 +98,9 @@ func adoptMoved(tx *store.Tx, source, path, ident string, fi os.FileInfo, whole 
 	return *pick, true, nil
 }
 
-// sameFile reports whether a and b name one file.
-func sameFile(a, b string) bool {
+// SameFile reports whether paths a and b name one existing file (a link,
+// a relative path or another spelling of it).
+func SameFile(a, b string) bool {
 	ai, err1 := os.Stat(a)
 	bi, err2 := os.Stat(b)
 	return err1 == nil && err2 == nil && os.SameFile(ai, bi)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/ncruces/go-sqlite3"
+	"github.com/recall-dev/recall/store"
 )
 
 // PassOver is how an importer of another program's SQLite database
@@ -12,9 +13,13 @@ import (
 // checkpoint, not (yet) a SQLite database or malformed (an app creating
 // it, a copy cut short) is passed over: counted in Deferred, with a line
 // naming why, and read again on the next run; no error. A read stopped by
-// a bound (sqlitero.BoundError) is the file's error, in its words.
+// a bound (sqlitero.BoundError) is the file's error, in its words. A fault
+// of recall's own database (store.IsDatabaseFault) is never the read
+// file's: it is returned as it is.
 func PassOver(rep Report, file string, err error) (Report, error) {
 	switch {
+	case store.IsDatabaseFault(err):
+		return rep, err
 	case errors.Is(err, sqlite3.BUSY), errors.Is(err, sqlite3.LOCKED):
 		rep.Defer(file, "locked by another program (its app, writing it): it will be read on the next run")
 	case errors.Is(err, sqlite3.PROTOCOL):

@@ -149,7 +149,7 @@ type state struct {
 // Import brings the copy of one Hermes database up to date.
 func (*Source) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
 	var rep importer.Report
-	if same(file, st.Path()) {
+	if importer.SameFile(file, st.Path()) {
 		return rep, fmt.Errorf("%s is the recall database itself", file)
 	}
 	sig, fi, err := sqlitero.SignatureOf(file)
@@ -187,9 +187,6 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 	defer src.close()
 	imp := &run{ctx: ctx, st: st, src: src, file: file, fi: fi, state: prev, prevSig: prev.Sig, rep: &rep, t0: t0}
 	if err := imp.do(sig); err != nil {
-		if store.IsDatabaseFault(err) {
-			return rep, err // recall's own database, not the one read
-		}
 		return importer.PassOver(rep, file, err)
 	}
 	rep.Files = 1
@@ -197,12 +194,6 @@ func (*Source) Import(ctx context.Context, st *store.Store, file string) (import
 }
 
 // same reports whether a and b are the same file.
-func same(a, b string) bool {
-	ai, err1 := os.Stat(a)
-	bi, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
-}
-
 // run is one import of one source database.
 type run struct {
 	ctx   context.Context

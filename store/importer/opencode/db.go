@@ -78,7 +78,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 	}
 	db, err := sqlitero.Open(ctx, file)
 	if err != nil {
-		return retryLater(rep, file, err)
+		return importer.PassOver(rep, file, err)
 	}
 	defer db.Close()
 
@@ -117,7 +117,7 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 		return nil
 	})
 	if err != nil {
-		return retryLater(rep, file, err)
+		return importer.PassOver(rep, file, err)
 	}
 	rep.ParseTime += time.Since(t0)
 
@@ -199,13 +199,6 @@ func (s *Source) importDB(ctx context.Context, st *store.Store, file string) (im
 	}
 	rep.Files = 1
 	return rep, nil
-}
-
-// retryLater turns a database locked by its app into an empty run that the
-// next one repeats (nothing was saved); any other error is the file's, in
-// words (importer.PassOver).
-func retryLater(rep importer.Report, file string, err error) (importer.Report, error) {
-	return importer.PassOver(rep, file, err)
 }
 
 func (s *Source) saveDB(tx *store.Tx, file string, fi os.FileInfo, st dbState) error {

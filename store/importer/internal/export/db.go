@@ -2,7 +2,6 @@ package export
 
 import (
 	"context"
-	"os"
 	"strings"
 	"time"
 
@@ -41,7 +40,7 @@ const Elsewhere = "elsewhere "
 // file is passed over (importer.PassOver) and read on the next run.
 func ImportDB(ctx context.Context, st *store.Store, source, file string, open func(db *sqlitero.DB) (Reader, error)) (importer.Report, error) {
 	var rep importer.Report
-	if same(file, st.Path()) {
+	if importer.SameFile(file, st.Path()) {
 		return rep, errSelf(file)
 	}
 	sig, fi, err := sqlitero.SignatureOf(file)
@@ -157,12 +156,6 @@ func ImportDB(ctx context.Context, st *store.Store, source, file string, open fu
 }
 
 // same reports whether a and b are the same file.
-func same(a, b string) bool {
-	ai, err1 := os.Stat(a)
-	bi, err2 := os.Stat(b)
-	return err1 == nil && err2 == nil && os.SameFile(ai, bi)
-}
-
 type errSelf string
 
 func (e errSelf) Error() string { return string(e) + " is the recall database itself" }
