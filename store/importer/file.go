@@ -346,15 +346,30 @@ func dropLeftBehind(tx *store.Tx, ids []string, produced []store.Session) ([]str
 
 // DropTooLarge returns msgs without the messages larger than the store
 // keeps (a reply merged from several lines can pass every line's bound and
-// still be too large, and a streamed export holds a string too long to
-// keep as jsonstream's placeholder), each reported as one problem of file,
-// so that it costs only itself and never the file's other records.
+// still be too large), each reported as one problem of file, so that it
+// costs only itself and never the file's other records.
 func DropTooLarge(msgs []store.Message, file string, rep *Report) []store.Message {
+	return dropTooLarge(msgs, file, rep, false)
+}
+
+// DropStreamedTooLarge is DropTooLarge for messages read by jsonstream (a
+// streamed export), where a string too long to keep was replaced by its
+// placeholder: such a message is too large too. Only a streamed reader
+// writes the placeholder, so only its messages are looked at for it: any
+// other transcript may quote the placeholder's text (a session reading
+// jsonstream's source) and is kept.
+func DropStreamedTooLarge(msgs []store.Message, file string, rep *Report) []store.Message {
+	return dropTooLarge(msgs, file, rep, true)
+}
+
+func dropTooLarge(msgs []store.Message, file string, rep *Report, streamed bool) []store.Message {
 	out := msgs[:0]
 	for _, m := range msgs {
 		err := store.CheckMessageSize(m)
-		if n, held := oversize(m); err == nil && held {
-			err = store.TooLargeError(n)
+		if err == nil && streamed {
+			if n, held := oversize(m); held {
+				err = store.TooLargeError(n)
+			}
 		}
 		if err != nil {
 			rep.Malformed++

@@ -313,6 +313,24 @@ func TestDropTooLarge(t *testing.T) {
 	}
 }
 
+// TestOversizePlaceholderOnlyInStreams: the placeholder of a string too long
+// to keep marks a streamed export's message as too large; any other
+// transcript quoting its text (a session that read jsonstream's source) is
+// kept whole.
+func TestOversizePlaceholderOnlyInStreams(t *testing.T) {
+	quoting := func() []store.Message {
+		return []store.Message{{SessionID: "s", Role: "tool", Content: "const escapedPlaceholder = `\\u0000recall:oversize:` // 700000000"}}
+	}
+	var rep importer.Report
+	if kept := importer.DropTooLarge(quoting(), "f.jsonl", &rep); len(kept) != 1 || rep.Malformed != 0 {
+		t.Errorf("a transcript quoting the placeholder: kept %d, report %+v", len(kept), rep)
+	}
+	held := []store.Message{{SessionID: "s", Role: "user", Content: "\x00recall:oversize:700000000;"}}
+	if kept := importer.DropStreamedTooLarge(held, "x.zip", &rep); len(kept) != 0 || rep.Malformed != 1 {
+		t.Errorf("a streamed message holding the placeholder: kept %d, report %+v", len(kept), rep)
+	}
+}
+
 // grouped is a source over real files whose "-sub" files go with their
 // main file (as Claude Code's sub-agent transcripts do).
 type grouped struct {

@@ -235,7 +235,7 @@ func ImportStream[C any](ctx context.Context, st *store.Store, source, file stri
 				return rep, err
 			case len(conv.Messages) > 0:
 				ids = append(ids, conv.Session.ID)
-				conv.Messages = importer.DropTooLarge(conv.Messages, file, &rep)
+				conv.Messages = importer.DropStreamedTooLarge(conv.Messages, file, &rep)
 				w.add(conv)
 			}
 		} else {
@@ -378,7 +378,7 @@ func (w *writer) stream(sess store.Session, fp string, line int, rows func(t *im
 		s := sess
 		buf := make([]store.Message, 0, batchMessages)
 		put := func() error {
-			msgs := importer.DropTooLarge(buf, w.file, &part)
+			msgs := importer.DropStreamedTooLarge(buf, w.file, &part)
 			buf = buf[:0]
 			if !written {
 				// The session first (its messages refer to it), as far as
