@@ -25,8 +25,9 @@ var spoolInMemory = 8 << 20
 // killed import).
 type spool struct {
 	mem  []byte
-	f    *os.File
+	f    *os.File // opened by the first conversation too large for memory, kept for the import
 	w    *bufio.Writer
+	disk bool // this conversation is in f, not mem
 	size int64
 }
 
@@ -36,13 +37,13 @@ func (s *spool) append(parts ...[]byte) (int64, error) {
 	for _, p := range parts {
 		n += len(p)
 	}
-	if s.f == nil && len(s.mem)+n > spoolInMemory {
+	if !s.disk && len(s.mem)+n > spoolInMemory {
 		if err := s.spill(); err != nil {
 			return 0, err
 		}
 	}
 	for _, p := range parts {
-		if s.f == nil {
+		if !s.disk {
 			s.mem = append(s.mem, p...)
 		} else if _, err := s.w.Write(p); err != nil {
 			return 0, fmt.Errorf("write the temporary copy of a conversation: %w", err)
@@ -52,17 +53,21 @@ func (s *spool) append(parts ...[]byte) (int64, error) {
 	return off, nil
 }
 
-// spill moves what is in memory to a temporary file.
+// spill moves what is in memory to the temporary file, opened the first
+// time.
 func (s *spool) spill() error {
-	f, err := os.CreateTemp("", "recall-export-*.spool")
-	if err != nil {
-		return fmt.Errorf("a temporary file for a large conversation: %w", err)
+	if s.f == nil {
+		f, err := os.CreateTemp("", "recall-export-*.spool")
+		if err != nil {
+			return fmt.Errorf("a temporary file for a large conversation: %w", err)
+		}
+		// Unlinked at once where the system allows (a killed import leaves
+		// nothing); elsewhere close removes it.
+		_ = os.Remove(f.Name())
+		s.f = f
+		s.w = bufio.NewWriterSize(f, 256<<10)
 	}
-	// Unlinked at once where the system allows (a killed import leaves
-	// nothing); elsewhere close removes it.
-	_ = os.Remove(f.Name())
-	s.f = f
-	s.w = bufio.NewWriterSize(f, 256<<10)
+	s.disk = true
 	if _, err := s.w.Write(s.mem); err != nil {
 		return fmt.Errorf("write the temporary copy of a conversation: %w", err)
 	}
@@ -72,7 +77,7 @@ func (s *spool) spill() error {
 
 // readAt fills p from offset off.
 func (s *spool) readAt(p []byte, off int64) error {
-	if s.f == nil {
+	if !s.disk {
 		copy(p, s.mem[off:])
 		return nil
 	}
@@ -87,16 +92,18 @@ func (s *spool) readAt(p []byte, off int64) error {
 	return nil
 }
 
-// reset empties the spool for the next conversation.
+// reset empties the spool for the next conversation, which starts in
+// memory again.
 func (s *spool) reset() error {
 	s.size = 0
-	if s.f == nil {
-		if cap(s.mem) > spoolInMemory {
-			s.mem = nil
-		}
-		s.mem = s.mem[:0]
+	if cap(s.mem) > spoolInMemory {
+		s.mem = nil
+	}
+	s.mem = s.mem[:0]
+	if !s.disk {
 		return nil
 	}
+	s.disk = false
 	s.w.Reset(s.f)
 	if err := s.f.Truncate(0); err != nil {
 		return err
