@@ -90,6 +90,14 @@ func (tx *Tx) dropMatching(id string, msgs []Message, keyed bool) ([]Message, er
 			return nil, err
 		}
 	}
+	matched := func(i int) bool { return sids[i] == id && !(keyed && msgs[i].SourceKey != "") }
+	need := false
+	for i := range msgs {
+		need = need || matched(i)
+	}
+	if !need { // every message keyed, or another session's: no stored text to read
+		return append(msgs[:0:0], msgs...), nil
+	}
 	withTS := map[string]int{}
 	noTS := map[string]int{}
 	err := tx.c.query("SELECT role, COALESCE(content, ''), COALESCE(tool_call_id, ''), COALESCE(timestamp, 0) FROM messages WHERE session_id = ?",
@@ -104,7 +112,7 @@ func (tx *Tx) dropMatching(id string, msgs []Message, keyed bool) ([]Message, er
 	}
 	out := msgs[:0:0]
 	for i, m := range msgs {
-		if sids[i] == id && !(keyed && m.SourceKey != "") {
+		if matched(i) {
 			k := reproKey(m.Role, cleanContent(m.Content), m.ToolCallID)
 			if m.Timestamp.IsZero() {
 				if noTS[k] > 0 {
