@@ -198,3 +198,49 @@ func earlierVersionOfHiddenRow(t *testing.T, old bool) {
 		}
 	}
 }
+
+// TestMirroredHiddenRowStaysUnsearched: a hidden message its source no
+// longer has (a Hermes rewrite of the session) is kept as an earlier
+// version, and stays out of search as it was, whether it keeps its place
+// or the rows after a restored turn are written again around it.
+func TestMirroredHiddenRowStaysUnsearched(t *testing.T) {
+	ctx := context.Background()
+	hidden := Message{SessionID: "m", Role: "user", Content: "<session_context> heron </session_context>", DisplayKind: DisplayKindHidden, SourceKey: "ctx", Timestamp: at(2)}
+	p1 := Message{SessionID: "m", Role: "user", Content: "plover question", SourceKey: "p1", Timestamp: at(1)}
+	p0 := Message{SessionID: "m", Role: "user", Content: "plover restored turn", SourceKey: "p0", Timestamp: at(0)}
+	for _, c := range []struct {
+		name          string
+		first, second []Message
+	}{
+		{"in place", []Message{hidden, p1}, []Message{p1}},
+		{"written again", []Message{p1, hidden}, []Message{p0, p1}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			st := mustOpen(t)
+			for _, msgs := range [][]Message{c.first, c.second} {
+				err := st.Write(ctx, func(tx *Tx) error {
+					if err := tx.UpsertSession(Session{ID: "m", Source: "hermes", StartedAt: at(0)}); err != nil {
+						return err
+					}
+					_, err := tx.MirrorSession("m", "hermes", slices.Clone(msgs))
+					return err
+				})
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			for _, q := range []struct {
+				query string
+				want  int
+			}{{"heron", 0}, {`"heron"`, 0}, {"plover", len(c.second)}} {
+				res, err := st.SearchMessages(ctx, q.query, SearchFilter{Sessions: true, Phase: PhaseFinal})
+				if err != nil {
+					t.Fatal(err)
+				}
+				if len(res.Hits) != q.want {
+					t.Errorf("%q: %d hits, want %d: %+v", q.query, len(res.Hits), q.want, res.Hits)
+				}
+			}
+		})
+	}
+}

@@ -94,9 +94,9 @@ func (r mirrorRow) sourceKey() string {
 	return ""
 }
 
-// isEarlier reports an earlier version (rewrite.go).
+// isEarlier reports an earlier version (rewrite.go), searched or not.
 func (r keyedRow) isEarlier() bool {
-	return !r.active && r.compacted && r.kind == DisplayKindEarlier
+	return !r.active && r.kind == DisplayKindEarlier
 }
 
 // mirrorRows reads session sid's stored messages in id order, each with
@@ -241,8 +241,7 @@ func (tx *Tx) mirrorInPlace(sid string, r mirrorRow, j int, msgs []Message) erro
 		if r.sourceKey() == "" || r.isEarlier() {
 			return nil
 		}
-		tx.rewritten++
-		return tx.c.run("UPDATE messages SET active = 0, compacted = 1, display_kind = ? WHERE id = ?", DisplayKindEarlier, r.id)
+		return tx.markEarlier(r.keyedRow)
 	}
 	m := &msgs[j]
 	m.ID = r.id
@@ -306,7 +305,7 @@ func (tx *Tx) mirrorRewrite(sid string, rows []mirrorRow, msgs []Message, p mirr
 			m := whole[r.id].message(sid)
 			w = write{m: &m, keys: r.keys}
 			if r.sourceKey() != "" && !r.isEarlier() {
-				m.Inactive, m.Compacted, m.DisplayKind = true, true, DisplayKindEarlier
+				m.Inactive, m.Compacted, m.DisplayKind = true, r.earlierSearched(), DisplayKindEarlier
 				w.rewrite = true
 			}
 		}

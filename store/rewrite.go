@@ -127,13 +127,24 @@ func (r keyedRow) message(sid string) Message {
 // source key key in session sid.
 func earlierVersion(sid, key string, row keyedRow) Message {
 	old := row.message(sid)
-	// Searched as compacted rows are (compacted = 1), unless the text was
-	// never searched: an earlier version of a hidden or rewound message
-	// stays out of search (active = 0, compacted = 0: Hermes's rewound).
-	searched := (row.active || row.compacted) && row.kind != DisplayKindHidden
-	old.Inactive, old.Compacted, old.DisplayKind = true, searched, DisplayKindEarlier
+	old.Inactive, old.Compacted, old.DisplayKind = true, row.earlierSearched(), DisplayKindEarlier
 	old.SourceKey = key + earlierKeyTag + row.hash()
 	return old
+}
+
+// earlierSearched reports whether row's text, kept as an earlier version,
+// is searched (as compacted rows are: compacted = 1). Text that was never
+// searched stays out of search: an earlier version of a hidden or rewound
+// message (active = 0, compacted = 0: Hermes's rewound).
+func (r keyedRow) earlierSearched() bool {
+	return (r.active || r.compacted) && r.kind != DisplayKindHidden
+}
+
+// markEarlier makes stored row r an earlier version where it stands: out
+// of the live conversation, searched only if its text was.
+func (tx *Tx) markEarlier(r keyedRow) error {
+	tx.rewritten++
+	return tx.c.run("UPDATE messages SET active = 0, compacted = ?, display_kind = ? WHERE id = ?", r.earlierSearched(), DisplayKindEarlier, r.id)
 }
 
 // keepEarlier stores row's text as an earlier version of the message with

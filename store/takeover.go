@@ -45,7 +45,7 @@ func (tx *Tx) ReplaceCopy(id string, msgs []Message) error {
 				if h == r.hash() || !tx.s.layout.hasDisplayState() {
 					gone = append(gone, r.id)
 				} else {
-					earlier = append(earlier, keyedAt{id: r.id, key: k, hash: r.hash()})
+					earlier = append(earlier, keyedAt{row: r, key: k, hash: r.hash()})
 				}
 				return nil
 			}
@@ -78,7 +78,7 @@ func (tx *Tx) ReplaceCopy(id string, msgs []Message) error {
 // keyedAt is a stored row, the source key it is stored under and the hash
 // of its text.
 type keyedAt struct {
-	id        int64
+	row       keyedRow
 	key, hash string
 }
 
@@ -89,12 +89,11 @@ func (tx *Tx) keepInPlace(sid string, rows []keyedAt) error {
 	for _, r := range rows {
 		old := sid + "\x00" + r.key
 		if err := tx.c.run("UPDATE recall_message_keys SET key = ? WHERE key = ?", old+earlierKeyTag+r.hash, old); err != nil {
-			return fmt.Errorf("re-key message %d of %s: %w", r.id, sid, err)
+			return fmt.Errorf("re-key message %d of %s: %w", r.row.id, sid, err)
 		}
-		if err := tx.c.run("UPDATE messages SET active = 0, compacted = 1, display_kind = ? WHERE id = ?", DisplayKindEarlier, r.id); err != nil {
-			return fmt.Errorf("keep the earlier text of message %d of %s: %w", r.id, sid, err)
+		if err := tx.markEarlier(r.row); err != nil {
+			return fmt.Errorf("keep the earlier text of message %d of %s: %w", r.row.id, sid, err)
 		}
-		tx.rewritten++
 	}
 	return nil
 }
