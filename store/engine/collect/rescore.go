@@ -47,13 +47,7 @@ func (r *Ranking) Rescore(roles func(ids []int64) (map[int64]score.RowRole, erro
 	if k < 2 {
 		return nil
 	}
-	if len(r.sess) < r.sorted { // the head's rows, as Next would gather them first
-		from := len(r.sess)
-		for _, rk := range r.all[from:r.sorted] {
-			r.sess = append(r.sess, &Sess{Rank: rk})
-		}
-		gather(r.pass, r.sess[from:r.sorted], len(r.pass.Meta))
-	}
+	r.gatherTo(r.sorted) // the head's rows, as Next would gather them first
 	best := make([][]RowValue, k)
 	var ids []int64
 	for i, se := range r.sess[:k] {
@@ -79,16 +73,10 @@ func (r *Ranking) Rescore(roles func(ids []int64) (map[int64]score.RowRole, erro
 	for i, se := range r.sess[:k] {
 		before, after := sessionRows(best[i], vals[:0], nil), sessionRows(best[i], vals[:0], role)
 		se.Key.score += after - before
-		r.all[i].Key.score = se.Key.score
 	}
-	order := make([]int, k)
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return r.all[a].Key.cmp(r.all[b].Key) })
-	all, sess := slices.Clone(r.all[:k]), slices.Clone(r.sess[:k])
-	for i, j := range order {
-		r.all[i], r.sess[i] = all[j], sess[j]
+	slices.SortStableFunc(r.sess[:k], func(a, b *Sess) int { return a.Key.cmp(b.Key) })
+	for i, se := range r.sess[:k] {
+		r.all[i] = se.Rank
 	}
 	return nil
 }

@@ -279,11 +279,20 @@ func (r *Ranking) Next(next, want int) []*Sess {
 	if end > len(r.sess) {
 		// One pass gathers the rows of every session sorted so far (the
 		// head: most queries list from it), or of the next batch.
-		from, upTo := len(r.sess), max(end, min(r.sorted, len(all)))
-		for _, rk := range all[from:upTo] {
-			r.sess = append(r.sess, &Sess{Rank: rk})
-		}
-		gather(r.pass, r.sess[from:upTo], len(r.pass.Meta))
+		r.gatherTo(max(end, min(r.sorted, len(all))))
 	}
 	return r.sess[next:end]
+}
+
+// gatherTo gathers the rows of the sessions ranked up to place upTo that
+// have none yet, in one pass.
+func (r *Ranking) gatherTo(upTo int) {
+	from := len(r.sess)
+	if upTo <= from {
+		return
+	}
+	for _, rk := range r.all[from:upTo] {
+		r.sess = append(r.sess, &Sess{Rank: rk})
+	}
+	gather(r.pass, r.sess[from:upTo], len(r.pass.Meta))
 }
