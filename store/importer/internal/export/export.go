@@ -17,7 +17,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -43,10 +42,6 @@ type Conversation struct {
 	// when empty, a hash of the element's JSON.
 	Fingerprint string
 }
-
-// Decode converts one raw element. ok is false for an element that yields
-// nothing (reported through t as skipped or malformed).
-type Decode func(raw json.RawMessage, t *importer.Tally) (c Conversation, ok bool)
 
 // Entry is the name of the array inside an export zip.
 const Entry = "conversations.json"
@@ -132,28 +127,6 @@ func (cs closers) Close() error {
 		}
 	}
 	return first
-}
-
-// Import streams file's conversations into st under source (the importer's
-// name, also the prefix of the conversations' bookkeeping rows), each
-// conversation decoded whole by decode (within the bounds of one
-// conversation: see Format).
-func Import(ctx context.Context, st *store.Store, source, file string, decode Decode) (importer.Report, error) {
-	return ImportStream(ctx, st, source, file, Format[Conversation]{
-		Head: func(raw json.RawMessage, t *importer.Tally) (Conversation, store.Session, bool) {
-			c, ok := decode(raw, t)
-			return c, c.Session, ok
-		},
-		Rows: func(c Conversation, _ *store.Session, _ *Items, _ *importer.Tally, emit func(store.Message) error) error {
-			for _, m := range c.Messages {
-				if err := emit(m); err != nil {
-					return err
-				}
-			}
-			return nil
-		},
-		Fingerprint: func(c Conversation) string { return c.Fingerprint },
-	})
 }
 
 // ImportStream streams file's conversations into st under source, read as
@@ -305,11 +278,6 @@ func (s *streamer[C]) conversation(t *importer.Tally) (c C, ok bool, fp string, 
 	}
 	if !ok || !checkHead(&sess, t) {
 		return c, false, "", nil
-	}
-	if s.f.Fingerprint != nil {
-		if own := s.f.Fingerprint(c); own != "" {
-			fp = own
-		}
 	}
 	s.sess = sess
 	return c, true, fp, nil

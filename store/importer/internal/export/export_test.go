@@ -20,14 +20,19 @@ func (testSource) Name() string                              { return "test-expo
 func (testSource) DefaultPaths() []string                    { return nil }
 func (testSource) Discover(paths []string) ([]string, error) { return Discover(paths) }
 func (testSource) Import(ctx context.Context, st *store.Store, file string) (importer.Report, error) {
-	return Import(ctx, st, "test-export", file, func(raw json.RawMessage, t *importer.Tally) (Conversation, bool) {
-		var c struct{ ID, Text string }
-		if err := json.Unmarshal(raw, &c); err != nil {
-			t.Malformed("%s", importer.DecodeProblem(err))
-			return Conversation{}, false
-		}
-		return Conversation{Session: store.Session{ID: c.ID, Source: "test-export"},
-			Messages: []store.Message{{SessionID: c.ID, Role: "user", Content: c.Text, SourceKey: "1"}}}, true
+	type conv struct{ ID, Text string }
+	return ImportStream(ctx, st, "test-export", file, Format[conv]{
+		Head: func(raw json.RawMessage, t *importer.Tally) (conv, store.Session, bool) {
+			var c conv
+			if err := json.Unmarshal(raw, &c); err != nil {
+				t.Malformed("%s", importer.DecodeProblem(err))
+				return c, store.Session{}, false
+			}
+			return c, store.Session{ID: c.ID, Source: "test-export"}, true
+		},
+		Rows: func(c conv, _ *store.Session, _ *Items, _ *importer.Tally, emit func(store.Message) error) error {
+			return emit(store.Message{SessionID: c.ID, Role: "user", Content: c.Text, SourceKey: "1"})
+		},
 	})
 }
 

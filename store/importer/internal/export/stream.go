@@ -35,9 +35,6 @@ type Format[C any] struct {
 	// stops when emit fails. It may be called more than once for one
 	// conversation, each time with a fresh t.
 	Rows func(c C, sess *store.Session, items *Items, t *importer.Tally, emit func(store.Message) error) error
-	// Fingerprint, when set and not "", replaces the hash of the
-	// conversation's bytes.
-	Fingerprint func(c C) string
 }
 
 // The bounds of what is read of one conversation: no string longer than a
