@@ -202,7 +202,7 @@ func (r *Report) Add(o Report) {
 // the counts that are 0 left out of the parentheses and the tail.
 func (r Report) Summary() string {
 	var b strings.Builder
-	b.WriteString(Count(r.Files+r.Unchanged+r.Failed+r.Deferred, "file", "files"))
+	b.WriteString(Count(r.AllFiles(), "file", "files"))
 	var why []string
 	for _, c := range []struct {
 		n    int
@@ -268,6 +268,10 @@ func (r Report) SkipSummary() string {
 	}
 	return out
 }
+
+// AllFiles is every file the run looked at: imported, unchanged, failed
+// or passed over.
+func (r Report) AllFiles() int { return r.Files + r.Unchanged + r.Failed + r.Deferred }
 
 // Count is n with the noun for n: "1 file", "2 files".
 func Count(n int, one, many string) string {

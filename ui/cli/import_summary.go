@@ -31,7 +31,7 @@ func printImportTotal(env *Env, st *store.Store, results []importResult) {
 		took += r.Elapsed
 	}
 	fmt.Fprintf(env.Stdout, "total: %s, %s, %s imported from %d sources in %s, into %s\n",
-		importer.Count(sum.Files+sum.Unchanged+sum.Failed+sum.Deferred, "file", "files"),
+		importer.Count(sum.AllFiles(), "file", "files"),
 		importer.Count(sum.Sessions, "session", "sessions"), importer.Count(sum.Messages, "message", "messages"),
 		len(results), fmtSeconds(took), db)
 }

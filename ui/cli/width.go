@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/recall-dev/recall/store/importer"
 	"github.com/recall-dev/recall/ui/termtext"
 	"golang.org/x/term"
 )
@@ -49,12 +50,7 @@ func humanTime(t time.Time) string {
 }
 
 // plural is "1 session", "2 sessions".
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
-}
+func plural(n int, one, many string) string { return importer.Count(n, one, many) }
 
 // positionsOf names messages of a session by where they are in it ("#6 of
 // 8"), as the TUI and the summaries do; a message it cannot place (the
