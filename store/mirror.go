@@ -281,6 +281,12 @@ func (tx *Tx) mirrorRewrite(sid string, rows []mirrorRow, msgs []Message, p mirr
 		fresh   bool // a new message: inserted as any import inserts it
 		rewrite bool // an earlier version kept now
 	}
+	stored := map[string]bool{} // every key of the session, as mirrorRows read them
+	for _, r := range rows {
+		for _, k := range r.keys {
+			stored[k] = true
+		}
+	}
 	var writes []write
 	batch := make([]Message, 0, len(p.order)-div)
 	for _, it := range p.order[div:] {
@@ -290,9 +296,7 @@ func (tx *Tx) mirrorRewrite(sid string, rows []mirrorRow, msgs []Message, p mirr
 			w = write{m: &msgs[it.msg], fresh: true}
 		case it.earlier: // the text a row had before the source changed it
 			old := earlierVersion(sid, r.sourceKey(), whole[r.id])
-			if _, dup, err := tx.c.scalarInt("SELECT 1 FROM recall_message_keys WHERE key = ?", sid+"\x00"+old.SourceKey); err != nil {
-				return 0, err
-			} else if dup {
+			if stored[old.SourceKey] {
 				continue // kept by an earlier import
 			}
 			w = write{m: &old, keys: []string{old.SourceKey}, rewrite: true}
