@@ -114,10 +114,11 @@ func (s *streamer[C]) element(t *importer.Tally) ([]byte, error) {
 // them (its first byte c next).
 func (s *streamer[C]) readItems(c byte, t *importer.Tally) error {
 	rd := s.rd
-	it := rd.Array()
+	open := rd.Array
 	if c == '{' {
-		it = rd.Object()
+		open = rd.Object
 	}
+	it := open()
 	for n := 1; it.Next(); n++ {
 		raw, err := rd.Capture(s.buf[:0], maxString, itemBudget)
 		s.buf = raw
