@@ -19,7 +19,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -72,8 +71,9 @@ func IsBound(err error) bool {
 // 5 s for a checkpoint or a recovery holding the WAL index, as the apps'
 // own readers do.
 func Open(ctx context.Context, path string) (*DB, error) {
-	if _, err := os.Stat(path); err != nil {
-		return nil, fmt.Errorf("open %s: %w", path, err)
+	sig, _, err := SignatureOf(path)
+	if err != nil {
+		return nil, fmt.Errorf("open %s: %w", path, errors.Unwrap(err))
 	}
 	conn, err := sqlite3.OpenFlags(path, sqlite3.OPEN_READONLY)
 	if err != nil {
@@ -83,13 +83,7 @@ func Open(ctx context.Context, path string) (*DB, error) {
 		conn.Close()
 		return nil, err
 	}
-	size := int64(0)
-	for _, p := range []string{path, path + "-wal"} {
-		if fi, err := os.Stat(p); err == nil {
-			size += fi.Size()
-		}
-	}
-	budget := readBase + time.Duration(size/readRate)*time.Second
+	budget := readBase + time.Duration((sig.Size+sig.WalSize)/readRate)*time.Second
 	db := &DB{conn: conn, path: path, ctx: ctx, budget: budget, deadline: time.Now().Add(budget)}
 	conn.SetInterrupt(ctx)
 	if err := conn.SetAuthorizer(db.authorize); err != nil {
@@ -183,10 +177,12 @@ func (r Row) Null(i int) bool { return r.ColumnType(i) == sqlite3.NULL }
 // Query runs sql with args (string, int, int64) and calls row for each
 // row, within the database's bounds.
 func (db *DB) Query(sql string, args []any, row func(Row) error) error {
-	if err := db.bounded(db.loadVirtual); err != nil {
-		return err
-	}
-	return db.bounded(func() error { return db.query(sql, args, row) })
+	return db.bounded(func() error {
+		if err := db.loadVirtual(); err != nil {
+			return err
+		}
+		return db.query(sql, args, row)
+	})
 }
 
 func (db *DB) query(sql string, args []any, row func(Row) error) error {
